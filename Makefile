@@ -1,0 +1,55 @@
+# The README's two commands: `make play` and `make test`. Everything else is a step they use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+NPM_STAMP := node_modules/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: play test install lint typecheck bench migrate clean ci
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $(NPM_STAMP)
+
+install: $(STAMP) $(NPM_STAMP)
+
+.local/secret_key:
+	mkdir -p .local
+	$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+	chmod 600 $@
+
+migrate: install .local/secret_key
+	$(BIN)/python manage.py migrate --noinput
+
+play: migrate
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/python manage.py seed_demo
+	@echo "The cardroom is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
+	$(BIN)/daphne -b $(HOST) -p $(PORT) cardroom.asgi:application
+
+test: install
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/pytest -n 2 --dist loadgroup -q
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy games accounts cardroom
+
+bench: install
+	$(BIN)/python -m games bench
+
+clean:
+	rm -rf $(VENV) node_modules staticfiles .local db.sqlite3

@@ -89,9 +89,7 @@ def parse_card(token: str) -> Card:
         card = _BY_TEXT.get(text[0].upper() + text[1].lower())
         if card is not None:
             return card
-    raise CardError(
-        f"not a card: {token!r} (rank 2-9, T, J, Q, K, A or 10, then suit c, d, h, s)"
-    )
+    raise CardError(f"not a card: {token!r} (rank 2-9, T, J, Q, K, A or 10, then suit c, d, h, s)")
 
 
 def parse_cards(text: str | Iterable[str], *, allow_repeats: bool = False) -> tuple[Card, ...]:

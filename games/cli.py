@@ -77,7 +77,9 @@ def _ints(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(part) for part in text.split(","))
     except ValueError as error:
-        raise argparse.ArgumentTypeError(f"expected whole numbers such as 1,4,5: {text!r}") from error
+        raise argparse.ArgumentTypeError(
+            f"expected whole numbers such as 1,4,5: {text!r}"
+        ) from error
 
 
 def _parser() -> argparse.ArgumentParser:

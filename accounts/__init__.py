@@ -1,0 +1,1 @@
+"""Players and their money: users, bankrolls, the cashier and the double-entry ledger."""

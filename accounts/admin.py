@@ -1,0 +1,86 @@
+"""The admin: users, accounts, transfers (read-only: money is never edited) and audits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.db.models import Count, Sum
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+
+from accounts.models import Account, LedgerAudit, Transfer, User
+from accounts.money import format_cents
+
+
+@admin.register(User)
+class CardroomUserAdmin(UserAdmin):  # type: ignore[type-arg]
+    list_display = ("username", "is_bot", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_bot", "is_staff", "groups")
+    fieldsets = (*(UserAdmin.fieldsets or ()), ("Cardroom", {"fields": ("is_bot",)}))
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Nothing about money can be added, changed or deleted through the admin."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyAdmin):
+    list_display = ("code", "kind", "user", "table_id", "balance_shown", "created")
+    list_filter = ("kind",)
+    search_fields = ("code", "user__username")
+
+    @admin.display(description="balance", ordering="balance")
+    def balance_shown(self, account: Account) -> str:
+        return format_cents(account.balance)
+
+
+@admin.register(Transfer)
+class TransferAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id",
+        "created",
+        "kind",
+        "source",
+        "target",
+        "amount_shown",
+        "table_id",
+        "hand_id",
+    )
+    list_filter = ("kind", "table_id", ("created", admin.DateFieldListFilter))
+    search_fields = ("source__user__username", "target__user__username", "idempotency_key", "memo")
+    date_hierarchy = "created"
+    list_select_related = ("source", "target")
+
+    @admin.display(description="amount", ordering="amount")
+    def amount_shown(self, transfer: Transfer) -> str:
+        return format_cents(transfer.amount)
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        """The list, with the count and total of the transfers it shows."""
+        response = super().changelist_view(request, extra_context)
+        if isinstance(response, TemplateResponse) and response.context_data:
+            changelist = response.context_data.get("cl")
+            if changelist is not None:
+                totals = changelist.queryset.aggregate(count=Count("id"), total=Sum("amount"))
+                response.context_data["transfer_totals"] = {
+                    "count": totals["count"],
+                    "total": format_cents(totals["total"] or 0),
+                }
+        return response
+
+
+@admin.register(LedgerAudit)
+class LedgerAuditAdmin(ReadOnlyAdmin):
+    list_display = ("created", "ok", "accounts", "transfers", "total_balance", "actor")
+    list_filter = ("ok",)

@@ -1,0 +1,236 @@
+"""The one service that moves money (DESIGN.md, "The ledger").
+
+Every movement is a :class:`~accounts.models.Transfer`: it locks both accounts in a fixed order
+(ascending id, so two transfers between the same accounts can never deadlock), refuses to take
+any account but the cashier and the house bank below zero, writes the transfer and updates the
+cached balances in one transaction. The same idempotency key again returns the first transfer
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from accounts.models import OVERDRAFT_KINDS, Account, AccountKind, Transfer, TransferKind, User
+
+__all__ = [
+    "LedgerError",
+    "Posting",
+    "account_for",
+    "cashier_account",
+    "house_account",
+    "ledger_post",
+    "ledger_transfer",
+    "rake_account",
+    "validate_amount",
+]
+
+
+class LedgerError(ValueError):
+    """A transfer the ledger refuses; the message says what is wrong. Nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Posting:
+    """One transfer to post: the accounts by code, the amount in cents, and what it is for."""
+
+    source: str
+    target: str
+    amount: int
+    kind: str
+    idempotency_key: str
+    memo: str = ""
+
+
+def validate_amount(amount: object) -> int:
+    """An amount is a whole number of cents, above zero and below the ledger's ceiling."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise LedgerError(f"an amount is a whole number of cents, not {amount!r}")
+    if amount <= 0:
+        raise LedgerError(f"an amount must be above zero, not {amount}")
+    ceiling = settings.CARDROOM_MAX_TRANSFER_CENTS
+    if amount > ceiling:
+        raise LedgerError(f"an amount may be at most {ceiling} cents, not {amount}")
+    return amount
+
+
+def _system_account(code: str, kind: str) -> Account:
+    account, _ = Account.objects.get_or_create(code=code, defaults={"kind": kind})
+    return account
+
+
+def cashier_account() -> Account:
+    """Where play money comes from (it may go below zero)."""
+    return _system_account("cashier", AccountKind.CASHIER)
+
+
+def rake_account() -> Account:
+    """The house rake: every rake and hand fee lands here."""
+    return _system_account("rake", AccountKind.RAKE)
+
+
+def house_account() -> Account:
+    """The house bank, the other side of every Three Card Poker bet (it may go below zero)."""
+    return _system_account("house", AccountKind.HOUSE)
+
+
+def account_for(*, kind: str, user: User | None = None, table_id: int | None = None) -> Account:
+    """The account of ``kind`` for a user and/or a table, created on first use."""
+    if kind == AccountKind.BANKROLL and user is not None:
+        code = f"bankroll:u{user.pk}"
+    elif kind == AccountKind.STACK and user is not None and table_id is not None:
+        code = f"stack:t{table_id}:u{user.pk}"
+    elif kind in (AccountKind.POT, AccountKind.RESERVE) and table_id is not None:
+        code = f"{kind}:t{table_id}"
+    elif kind in (AccountKind.CASHIER, AccountKind.RAKE, AccountKind.HOUSE):
+        return _system_account(kind, kind)
+    else:
+        raise LedgerError(f"no {kind!r} account for user {user} and table {table_id}")
+    account, _ = Account.objects.get_or_create(
+        code=code, defaults={"kind": kind, "user": user, "table_id": table_id}
+    )
+    return account
+
+
+def ledger_transfer(
+    *,
+    source: Account,
+    target: Account,
+    amount: int,
+    kind: str,
+    idempotency_key: str,
+    table_id: int | None = None,
+    hand_id: int | None = None,
+    memo: str = "",
+    actor: User | None = None,
+) -> Transfer:
+    """Move ``amount`` cents from ``source`` to ``target``; see the module docstring."""
+    return ledger_post(
+        [Posting(source.code, target.code, amount, kind, idempotency_key, memo)],
+        table_id=table_id,
+        hand_id=hand_id,
+        actor=actor,
+    )[0]
+
+
+def ledger_post(
+    postings: Sequence[Posting],
+    *,
+    table_id: int | None = None,
+    hand_id: int | None = None,
+    actor: User | None = None,
+) -> list[Transfer]:
+    """Post several transfers atomically, in order: all are written or none is.
+
+    Every account involved is locked once, in ascending id order, before anything is checked.
+    A posting whose key was already used returns the earlier transfer and moves nothing; a key
+    reused for a different movement is refused.
+    """
+    if not postings:
+        return []
+    for posting in postings:
+        validate_amount(posting.amount)
+        if posting.kind not in TransferKind.values:
+            raise LedgerError(f"unknown transfer kind {posting.kind!r}")
+        if posting.source == posting.target:
+            raise LedgerError(f"a transfer needs two different accounts, not {posting.source}")
+        if not posting.idempotency_key:
+            raise LedgerError("every transfer needs an idempotency key")
+    codes = sorted({code for posting in postings for code in (posting.source, posting.target)})
+    try:
+        with transaction.atomic():
+            return _post_locked(postings, codes, table_id, hand_id, actor)
+    except IntegrityError as error:
+        # Two requests raced past the key check on a database without row locks: the loser
+        # finds the winner's transfers and returns them, having written nothing.
+        existing = _existing(postings)
+        if existing is not None:
+            return existing
+        raise LedgerError(f"the ledger refused the transfer: {error}") from error
+
+
+def _existing(postings: Sequence[Posting]) -> list[Transfer] | None:
+    keys = [posting.idempotency_key for posting in postings]
+    found = {t.idempotency_key: t for t in Transfer.objects.filter(idempotency_key__in=keys)}
+    if len(found) != len(keys):
+        return None
+    for posting in postings:
+        _check_same(found[posting.idempotency_key], posting)
+    return [found[key] for key in keys]
+
+
+def _check_same(transfer: Transfer, posting: Posting) -> None:
+    same = (
+        transfer.source.code == posting.source
+        and transfer.target.code == posting.target
+        and transfer.amount == posting.amount
+        and transfer.kind == posting.kind
+    )
+    if not same:
+        raise LedgerError(
+            f"idempotency key {posting.idempotency_key!r} was already used for another transfer"
+        )
+
+
+def _post_locked(
+    postings: Sequence[Posting],
+    codes: list[str],
+    table_id: int | None,
+    hand_id: int | None,
+    actor: User | None,
+) -> list[Transfer]:
+    accounts = {
+        account.code: account
+        for account in Account.objects.select_for_update().filter(code__in=codes).order_by("id")
+    }
+    missing = [code for code in codes if code not in accounts]
+    if missing:
+        raise LedgerError(f"unknown account {missing[0]!r}")
+    keys = [posting.idempotency_key for posting in postings]
+    # Checked after the locks: a concurrent request with the same key has committed by now.
+    earlier = {
+        t.idempotency_key: t
+        for t in Transfer.objects.select_related("source", "target").filter(
+            idempotency_key__in=keys
+        )
+    }
+    balances = {code: account.balance for code, account in accounts.items()}
+    results: list[Transfer] = []
+    deltas: dict[str, int] = {}
+    for posting in postings:
+        if posting.idempotency_key in earlier:
+            _check_same(earlier[posting.idempotency_key], posting)
+            results.append(earlier[posting.idempotency_key])
+            continue
+        source = accounts[posting.source]
+        if source.kind not in OVERDRAFT_KINDS and balances[posting.source] < posting.amount:
+            raise LedgerError(
+                f"{posting.source} holds {balances[posting.source]} cents, "
+                f"less than the {posting.amount} cents asked for"
+            )
+        balances[posting.source] -= posting.amount
+        balances[posting.target] += posting.amount
+        deltas[posting.source] = deltas.get(posting.source, 0) - posting.amount
+        deltas[posting.target] = deltas.get(posting.target, 0) + posting.amount
+        results.append(
+            Transfer.objects.create(
+                source=source,
+                target=accounts[posting.target],
+                amount=posting.amount,
+                kind=posting.kind,
+                table_id=table_id,
+                hand_id=hand_id,
+                memo=posting.memo[:200],
+                actor=actor,
+                idempotency_key=posting.idempotency_key,
+            )
+        )
+    for code, delta in deltas.items():
+        if delta:
+            Account.objects.filter(pk=accounts[code].pk).update(balance=F("balance") + delta)
+    return results

@@ -1,0 +1,149 @@
+"""Users, ledger accounts and transfers (DESIGN.md, "The ledger").
+
+The ledger is double-entry: money only moves as a :class:`Transfer` from one :class:`Account` to
+another, in integer cents, never edited, never deleted. ``Account.balance`` is a cache of the
+transfers, kept in the same transaction as each transfer and checked by ``audit_ledger``.
+
+``table_id`` and ``hand_id`` are plain integers rather than foreign keys: accounts sits below
+the cardroom app in the layers, so the ledger records which table and hand a transfer belongs to
+without depending on the models that describe them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    """A person: player, operator or auditor (roles are groups)."""
+
+    is_bot = models.BooleanField(default=False, help_text="A house bot, played by the server.")
+
+
+class AccountKind(models.TextChoices):
+    CASHIER = "cashier", "Cashier"
+    BANKROLL = "bankroll", "Bankroll"
+    STACK = "stack", "Table stack"
+    POT = "pot", "Table pot"
+    RESERVE = "reserve", "Table reserve"
+    RAKE = "rake", "House rake"
+    HOUSE = "house", "House bank"
+
+
+#: The only accounts that may go below zero: money enters play from them.
+OVERDRAFT_KINDS = (AccountKind.CASHIER, AccountKind.HOUSE)
+
+
+class Account(models.Model):
+    """A place money can be. ``code`` names it uniquely (``bankroll:u7``, ``pot:t3``, ...)."""
+
+    code = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=16, choices=AccountKind.choices)
+    user = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_accounts"
+    )
+    table_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    balance = models.BigIntegerField(default=0, help_text="Cents; a cache of the transfers.")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.CheckConstraint(
+                condition=models.Q(balance__gte=0) | models.Q(kind__in=list(OVERDRAFT_KINDS)),
+                name="account_balance_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class TransferKind(models.TextChoices):
+    GRANT = "grant", "Play-money grant"
+    RELOAD = "reload", "Reload"
+    BUY_IN = "buy_in", "Buy-in"
+    TOP_UP = "top_up", "Top-up"
+    CASH_OUT = "cash_out", "Cash-out"
+    ANTE = "ante", "Ante"
+    MATCH = "match", "Match"
+    POT_WIN = "pot_win", "Pot won"
+    RAKE = "rake", "Rake"
+    FEE = "fee", "Hand fee"
+    RESERVE = "reserve", "Reserve"
+    PAYMENT = "payment", "Payment between players"
+    BET = "bet", "Bet"
+    PAYOUT = "payout", "Payout"
+    REFUND = "refund", "Refund"
+    VOID = "void", "Void reversal"
+
+
+class ImmutableQuerySet(models.QuerySet["Transfer"]):
+    """Transfers are never edited or deleted, not even in bulk."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("transfers are immutable: post a reversing transfer instead")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("transfers are immutable: post a reversing transfer instead")
+
+
+class Transfer(models.Model):
+    """One movement of money between two accounts. Written once; never changed."""
+
+    source = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="outgoing")
+    target = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="incoming")
+    amount = models.BigIntegerField(help_text="Cents, greater than zero.")
+    kind = models.CharField(max_length=16, choices=TransferKind.choices)
+    table_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    hand_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    memo = models.CharField(max_length=200, blank=True)
+    actor = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    idempotency_key = models.CharField(max_length=160, unique=True)
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.CheckConstraint(
+                condition=models.Q(amount__gt=0), name="transfer_amount_positive"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(source=models.F("target")), name="transfer_two_accounts"
+            ),
+        ]
+        ordering: ClassVar[list[str]] = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.amount}¢ {self.source} → {self.target} ({self.kind})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise PermissionError("transfers are immutable: post a reversing transfer instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("transfers are immutable: post a reversing transfer instead")
+
+
+class LedgerAudit(models.Model):
+    """The result of one run of ``audit_ledger``, for the admin's audit page."""
+
+    created = models.DateTimeField(auto_now_add=True)
+    ok = models.BooleanField()
+    accounts = models.IntegerField()
+    transfers = models.IntegerField()
+    total_balance = models.BigIntegerField()
+    mismatches = models.JSONField(default=list)
+    actor = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-created"]
+
+    def __str__(self) -> str:
+        return f"audit {self.created:%Y-%m-%d %H:%M} {'ok' if self.ok else 'MISMATCH'}"

@@ -1,0 +1,119 @@
+"""Services that write: players, the cashier, buy-ins and cash-outs (HackSoft style)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.ledger import LedgerError, account_for, cashier_account, ledger_transfer
+from accounts.models import Account, AccountKind, Transfer, TransferKind, User
+from accounts.selectors import reload_offer
+
+__all__ = [
+    "bankroll_reload",
+    "seat_buy_in",
+    "seat_cash_out",
+    "user_create",
+]
+
+
+@transaction.atomic
+def user_create(*, username: str, password: str | None = None, is_bot: bool = False) -> User:
+    """A new player with a bankroll holding the play-money grant."""
+    user = User.objects.create_user(username=username, password=password, is_bot=is_bot)
+    grant = settings.CARDROOM_GRANT_CENTS
+    if grant > 0:
+        ledger_transfer(
+            source=cashier_account(),
+            target=account_for(kind=AccountKind.BANKROLL, user=user),
+            amount=grant,
+            kind=TransferKind.GRANT,
+            idempotency_key=f"grant:u{user.pk}",
+            memo="welcome grant",
+            actor=user,
+        )
+    return user
+
+
+@transaction.atomic
+def bankroll_reload(*, user: User, request_id: str) -> Transfer:
+    """Top the bankroll back up to the grant, when the cashier's rule allows it.
+
+    The rule (settings): the bankroll is below a tenth of the grant and the last reload was at
+    least an hour ago. ``request_id`` comes from the form, so a double submit reloads once.
+    """
+    bankroll = account_for(kind=AccountKind.BANKROLL, user=user)
+    # Lock first: two reloads at once must see each other.
+    Account.objects.select_for_update().filter(pk=bankroll.pk).get()
+    key = f"reload:u{user.pk}:{request_id}"
+    earlier = Transfer.objects.filter(idempotency_key=key).first()
+    if earlier is not None:
+        return earlier
+    offer = reload_offer(user=user, now=timezone.now())
+    if not offer.available:
+        raise LedgerError(offer.reason)
+    return ledger_transfer(
+        source=cashier_account(),
+        target=bankroll,
+        amount=offer.amount,
+        kind=TransferKind.RELOAD,
+        idempotency_key=key,
+        memo="reload to the grant",
+        actor=user,
+    )
+
+
+def seat_buy_in(
+    *,
+    user: User,
+    table_id: int,
+    amount: int,
+    min_buy_in: int,
+    max_buy_in: int | None,
+    idempotency_key: str,
+    kind: str = TransferKind.BUY_IN,
+) -> Transfer:
+    """Move ``amount`` from the bankroll to the player's stack at a table, within its limits.
+
+    ``kind`` is ``top_up`` for chips added to a stack already on the table, where the minimum
+    applies to the stack after the top-up rather than to the amount.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise LedgerError(f"a buy-in is a whole number of cents, not {amount!r}")
+    if amount < min_buy_in:
+        raise LedgerError(f"the table's minimum buy-in is {min_buy_in} cents, not {amount}")
+    if max_buy_in is not None and amount > max_buy_in:
+        raise LedgerError(f"the table's maximum buy-in is {max_buy_in} cents, not {amount}")
+    bankroll = account_for(kind=AccountKind.BANKROLL, user=user)
+    if amount > bankroll.balance:
+        raise LedgerError(f"the bankroll holds {bankroll.balance} cents, less than {amount}")
+    return ledger_transfer(
+        source=bankroll,
+        target=account_for(kind=AccountKind.STACK, user=user, table_id=table_id),
+        amount=amount,
+        kind=kind,
+        idempotency_key=idempotency_key,
+        table_id=table_id,
+        actor=user,
+    )
+
+
+def seat_cash_out(
+    *, user: User, table_id: int, idempotency_key: str, amount: int | None = None
+) -> Transfer | None:
+    """Move a table stack (all of it, or ``amount``) back to the bankroll; None when empty."""
+    stack = account_for(kind=AccountKind.STACK, user=user, table_id=table_id)
+    stack.refresh_from_db()
+    amount = stack.balance if amount is None else amount
+    if amount == 0:
+        return None
+    return ledger_transfer(
+        source=stack,
+        target=account_for(kind=AccountKind.BANKROLL, user=user),
+        amount=amount,
+        kind=TransferKind.CASH_OUT,
+        idempotency_key=idempotency_key,
+        table_id=table_id,
+        actor=user,
+    )

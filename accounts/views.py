@@ -1,0 +1,67 @@
+"""Sign-up and the cashier."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.forms import SignUpForm
+from accounts.ledger import LedgerError
+from accounts.models import User
+from accounts.money import format_cents
+from accounts.selectors import bankroll_balance, bankroll_transfers, reload_offer
+from accounts.services import bankroll_reload, user_create
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """A new player: an account, a bankroll with the grant, and logged in."""
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = user_create(
+            username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, "Welcome! Your bankroll holds the play-money grant.")
+        return redirect("cashier")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def cashier(request: HttpRequest) -> HttpResponse:
+    """The bankroll, its transfers, and the reload offer."""
+    user: User = request.user  # type: ignore[assignment]
+    return render(
+        request,
+        "accounts/cashier.html",
+        {
+            "balance": bankroll_balance(user=user),
+            "transfers": bankroll_transfers(user=user),
+            "offer": reload_offer(user=user, now=timezone.now()),
+            "request_id": uuid.uuid4().hex,
+        },
+    )
+
+
+@login_required
+@require_POST
+def reload(request: HttpRequest) -> HttpResponse:
+    """Reload the bankroll to the grant (once per form: a double submit reloads once)."""
+    user: User = request.user  # type: ignore[assignment]
+    request_id = request.POST.get("request_id", "")
+    if not request_id or len(request_id) > 64:
+        messages.error(request, "The reload form was incomplete; please try again.")
+        return redirect("cashier")
+    try:
+        transfer = bankroll_reload(user=user, request_id=request_id)
+    except LedgerError as error:
+        messages.error(request, f"No reload: {error}.")
+    else:
+        messages.success(request, f"Reloaded: {format_cents(transfer.amount)} added.")
+    return redirect("cashier")

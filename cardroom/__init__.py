@@ -1,0 +1,1 @@
+"""The Django project and the main app: tables, seats, rounds, hands and the table runtime."""

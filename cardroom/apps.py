@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CardroomConfig(AppConfig):
+    name = "cardroom"
+    verbose_name = "Cardroom"

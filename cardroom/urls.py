@@ -1,0 +1,12 @@
+"""URLs of the cardroom."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from cardroom import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/", include("accounts.urls")),
+    path("admin/", admin.site.urls),
+]

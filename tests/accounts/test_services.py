@@ -1,0 +1,120 @@
+"""Buy-ins, cash-outs, reloads and the audit command."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from accounts.ledger import LedgerError, account_for
+from accounts.models import Account, AccountKind, Transfer, TransferKind
+from accounts.selectors import bankroll_balance
+from accounts.services import bankroll_reload, seat_buy_in, seat_cash_out
+
+pytestmark = pytest.mark.django_db
+
+TABLE = 7
+
+
+def stack_of(user) -> int:
+    return account_for(kind=AccountKind.STACK, user=user, table_id=TABLE).balance
+
+
+def buy_in(user, amount, key="buy", min_buy_in=10_000, max_buy_in=50_000):
+    return seat_buy_in(
+        user=user, table_id=TABLE, amount=amount, min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in, idempotency_key=key,
+    )  # fmt: skip
+
+
+def test_buy_in_moves_the_bankroll_to_the_table_stack(alice):
+    transfer = buy_in(alice, 20_000)
+    assert (transfer.kind, transfer.table_id) == ("buy_in", TABLE)
+    assert bankroll_balance(user=alice) == 80_000
+    assert stack_of(alice) == 20_000
+
+
+@pytest.mark.parametrize(
+    ("amount", "message"),
+    [
+        (9_999, "minimum buy-in is 10000 cents, not 9999"),
+        (50_001, "maximum buy-in is 50000 cents, not 50001"),
+        (100.0, "whole number of cents"),
+    ],
+)
+def test_buy_in_outside_the_table_limits_is_refused(alice, amount, message):
+    with pytest.raises(LedgerError, match=message):
+        buy_in(alice, amount)
+    assert bankroll_balance(user=alice) == 100_000
+    assert not Transfer.objects.filter(kind=TransferKind.BUY_IN).exists()
+
+
+def test_buy_in_above_the_bankroll_is_refused(alice):
+    with pytest.raises(LedgerError, match="bankroll holds 100000 cents, less than 150000"):
+        buy_in(alice, 150_000, max_buy_in=None)
+    assert bankroll_balance(user=alice) == 100_000
+
+
+def test_cash_out_returns_the_whole_stack(alice):
+    buy_in(alice, 20_000)
+    transfer = seat_cash_out(user=alice, table_id=TABLE, idempotency_key="out")
+    assert transfer is not None and transfer.amount == 20_000
+    assert bankroll_balance(user=alice) == 100_000
+    assert stack_of(alice) == 0
+    assert seat_cash_out(user=alice, table_id=TABLE, idempotency_key="out2") is None
+
+
+def spend_down(user, leave: int) -> None:
+    buy_in(user, bankroll_balance(user=user) - leave, key="spend", min_buy_in=0, max_buy_in=None)
+
+
+def test_reload_tops_up_to_the_grant_below_a_tenth(alice):
+    spend_down(alice, 9_999)
+    transfer = bankroll_reload(user=alice, request_id="r1")
+    assert transfer.amount == 90_001
+    assert bankroll_balance(user=alice) == 100_000
+
+
+def test_reload_refused_at_a_tenth_or_more(alice):
+    spend_down(alice, 10_000)
+    with pytest.raises(LedgerError, match="offered below 10000 cents"):
+        bankroll_reload(user=alice, request_id="r1")
+    assert bankroll_balance(user=alice) == 10_000
+
+
+def test_reload_once_an_hour_and_a_double_submit_reloads_once(alice, settings):
+    spend_down(alice, 0)
+    first = bankroll_reload(user=alice, request_id="r1")
+    assert bankroll_reload(user=alice, request_id="r1").pk == first.pk
+    seat_buy_in(
+        user=alice, table_id=TABLE, amount=100_000, min_buy_in=0, max_buy_in=None,
+        idempotency_key="spend-again",
+    )  # fmt: skip
+    with pytest.raises(LedgerError, match="one reload an hour"):
+        bankroll_reload(user=alice, request_id="r2")
+    assert bankroll_balance(user=alice) == 0
+    assert Transfer.objects.filter(kind=TransferKind.RELOAD).count() == 1
+    settings.CARDROOM_RELOAD_INTERVAL_SECONDS = 0
+    assert bankroll_reload(user=alice, request_id="r3").amount == 100_000
+
+
+def test_audit_ledger_passes_on_a_balanced_ledger(alice, bob, capsys):
+    buy_in(alice, 20_000)
+    call_command("audit_ledger")
+    out = capsys.readouterr().out
+    assert "sum of balances: 0" in out
+    assert "ledger OK" in out
+
+
+def test_audit_ledger_fails_on_a_tampered_balance(alice, capsys):
+    Account.objects.filter(kind=AccountKind.BANKROLL, user=alice).update(balance=99_000)
+    with pytest.raises(CommandError, match="does not balance"):
+        call_command("audit_ledger")
+    out = capsys.readouterr().out
+    assert f"bankroll:u{alice.pk}: cached 99000, recomputed 100000" in out
+
+
+def test_reload_interval_setting_is_in_seconds(settings):
+    assert timedelta(seconds=settings.CARDROOM_RELOAD_INTERVAL_SECONDS) == timedelta(hours=1)

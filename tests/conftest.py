@@ -1,0 +1,31 @@
+"""Shared fixtures: personas in the spirit of healthchecks' alice / bob / charlie."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+#: On CI, a service the run was told to use must be there: its tests fail rather than skip.
+CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture
+def make_player(db):
+    """A factory of players with the usual grant: ``make_player("dave")``."""
+    from accounts.services import user_create
+
+    def make(username: str, **kwargs):
+        return user_create(username=username, password="pw-" + username, **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_player):
+    return make_player("alice")
+
+
+@pytest.fixture
+def bob(make_player):
+    return make_player("bob")

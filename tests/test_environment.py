@@ -1,0 +1,43 @@
+"""The suite runs where it was told to: the embedded default, or PostgreSQL and Redis.
+
+When ``DATABASE_URL`` or ``REDIS_URL`` is set (CI's second pass), these fail, never skip, if the
+service is missing, so a run that silently fell back to SQLite cannot pass as a PostgreSQL run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+
+
+@pytest.mark.django_db
+def test_database_is_the_one_configured():
+    expected = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
+    assert connection.vendor == expected
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+
+
+def test_channel_layer_is_the_one_configured_and_delivers():
+    layer = get_channel_layer()
+    expected = "RedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
+    assert type(layer).__name__ == expected
+
+    async def round_trip() -> dict:
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "ping", "n": 7})
+        return await layer.receive(channel)
+
+    assert async_to_sync(round_trip)() == {"type": "ping", "n": 7}
+
+
+def test_no_secret_key_is_committed():
+    assert settings.SECRET_KEY
+    tracked = os.popen("git ls-files").read().split()
+    assert ".local/secret_key" not in tracked

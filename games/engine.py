@@ -27,6 +27,9 @@ order). A game never deals as a side effect: when :meth:`Game.wants_deck` is tru
 shuffles, publishes the deck's commitment and applies ``deal`` next.
 
 Events are frozen dataclasses with ``moves()`` and ``to_json()`` (``{"type": "ante_posted", ...}``).
+An event that carries hidden cards has ``private_to``: the one seat that may read it, or
+:data:`HIDDEN` for cards nobody at the table may see yet (a dealer's, a ghost hand's); the
+runtime keeps such events out of every other reader's history.
 A hand's first event is ``hand_started`` (on its deal) and its last ``hand_ended`` (with the
 result), so the runtime can open and close its hand record.
 
@@ -43,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 __all__ = [
+    "HIDDEN",
     "ConfigError",
     "Event",
     "Game",
@@ -57,6 +61,10 @@ __all__ = [
 
 JSON = dict[str, Any]
 S = TypeVar("S")
+
+
+#: ``private_to`` of an event nobody at the table may read (auditors only).
+HIDDEN = -1
 
 
 class IllegalAction(ValueError):

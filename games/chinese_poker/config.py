@@ -1,0 +1,157 @@
+"""A Chinese Poker table's settings (rules/chinese-poker.md, "Table").
+
+Money is whole cents. ``unit`` is the value of one point; the minimum buy-in defaults to 20
+units and the hand fee to one fifth of a unit, as in the seed's table. ``timeout`` is what
+happens to a player who has not submitted when the setting time runs out: ``auto_arrange``
+(the best-arrangement solver sets the hand) or ``surrender``. ``pause_seconds`` is the short
+pause between hands, so players can sit, leave or top up.
+
+>>> config = ChinesePokerConfig(unit=100)
+>>> config.min_buy_in, config.hand_fee, config.seats, config.set_seconds, config.timeout
+(2000, 20, 4, 90, 'auto_arrange')
+>>> preset("unit-25c").hand_fee, preset("unit-10").min_buy_in
+(5, 20000)
+>>> ChinesePokerConfig(unit=100, seats=5)
+Traceback (most recent call last):
+...
+games.engine.ConfigError: seats must be a whole number from 2 to 4; got 5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from games.engine import ConfigError
+
+__all__ = [
+    "MIN_BUY_IN_UNITS",
+    "PRESETS",
+    "TIMEOUT_POLICIES",
+    "ChinesePokerConfig",
+    "config_from_json",
+    "make_config",
+    "preset",
+]
+
+#: The minimum buy-in, in units (rules/chinese-poker.md, "Table").
+MIN_BUY_IN_UNITS = 20
+#: What a timeout does to a hand that was not submitted.
+TIMEOUT_POLICIES = ("auto_arrange", "surrender")
+#: The seed's unit ladder, in cents.
+_LADDER = {"unit-25c": 25, "unit-50c": 50, "unit-1": 100, "unit-2": 200, "unit-5": 500}
+_LADDER["unit-10"] = 1000
+
+
+def _whole(name: str, value: Any, low: int, high: int | None = None, why: str = "") -> None:
+    wrong = isinstance(value, bool) or not isinstance(value, int)
+    if wrong or value < low or (high is not None and value > high):
+        valid = f"from {low} to {high}" if high is not None else f"of at least {low}{why}"
+        raise ConfigError(f"{name} must be a whole number {valid}; got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ChinesePokerConfig:
+    """One table's settings, validated on creation; ``-1`` means "the rule page's default".
+
+    ``min_buy_in`` may be raised above 20 units but not lowered: the table-stakes caps make a
+    short stack a free roll, so the floor protects the other players. The fee must leave a
+    minimum buy-in player something to play with.
+
+    >>> ChinesePokerConfig(unit=100, min_buy_in=1000)
+    Traceback (most recent call last):
+    ...
+    games.engine.ConfigError: min_buy_in must be a whole number of at least 2000 (20 units); \
+got 1000
+    >>> ChinesePokerConfig(unit=100, timeout="fold")
+    Traceback (most recent call last):
+    ...
+    games.engine.ConfigError: timeout must be one of auto_arrange, surrender; got 'fold'
+    """
+
+    unit: int = 100
+    min_buy_in: int = -1
+    hand_fee: int = -1
+    seats: int = 4
+    set_seconds: int = 90
+    timeout: str = "auto_arrange"
+    pause_seconds: int = 5
+
+    def __post_init__(self) -> None:
+        _whole("unit", self.unit, 1)
+        if self.min_buy_in == -1:
+            object.__setattr__(self, "min_buy_in", MIN_BUY_IN_UNITS * self.unit)
+        if self.hand_fee == -1:
+            object.__setattr__(self, "hand_fee", self.unit // 5)
+        floor = MIN_BUY_IN_UNITS * self.unit
+        _whole("min_buy_in", self.min_buy_in, floor, why=f" ({MIN_BUY_IN_UNITS} units)")
+        _whole("hand_fee", self.hand_fee, 0, self.unit)
+        _whole("seats", self.seats, 2, 4)
+        _whole("set_seconds", self.set_seconds, 5, 3600)
+        _whole("pause_seconds", self.pause_seconds, 0, 600)
+        if self.timeout not in TIMEOUT_POLICIES:
+            raise ConfigError(
+                f"timeout must be one of {', '.join(TIMEOUT_POLICIES)}; got {self.timeout!r}"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as a JSON object (the inverse of :func:`config_from_json`)."""
+        return asdict(self)
+
+
+#: The seed's tables: units of 25¢, 50¢, $1, $2, $5 and $10.
+PRESETS: dict[str, ChinesePokerConfig] = {
+    name: ChinesePokerConfig(unit=unit) for name, unit in _LADDER.items()
+}
+
+
+def preset(name: str) -> ChinesePokerConfig:
+    """The preset table called ``name``.
+
+    >>> preset("unit-2").unit
+    200
+    >>> preset("huge")
+    Traceback (most recent call last):
+    ...
+    games.engine.ConfigError: no preset 'huge'; presets: unit-25c, unit-50c, unit-1, unit-2, \
+unit-5, unit-10
+    """
+    if name not in PRESETS:
+        raise ConfigError(f"no preset {name!r}; presets: {', '.join(PRESETS)}")
+    return PRESETS[name]
+
+
+def config_from_json(data: Mapping[str, Any]) -> ChinesePokerConfig:
+    """Settings from a JSON object; unknown keys are an error naming the known ones.
+
+    >>> config_from_json({"unit": 50}).hand_fee
+    10
+    >>> config_from_json({"units": 50})
+    Traceback (most recent call last):
+    ...
+    games.engine.ConfigError: unknown setting 'units'; settings: unit, min_buy_in, hand_fee, \
+seats, set_seconds, timeout, pause_seconds
+    """
+    known = tuple(ChinesePokerConfig.__dataclass_fields__)
+    for key in data:
+        if key not in known:
+            raise ConfigError(f"unknown setting {key!r}; settings: {', '.join(known)}")
+    return ChinesePokerConfig(**dict(data))
+
+
+def make_config(name: str, options: Mapping[str, Any] | None = None) -> ChinesePokerConfig:
+    """A preset's settings with some changed (``options``: setting names to values); for
+    the table runtime. The unit's defaults follow a changed unit.
+
+    >>> make_config("unit-1", {"seats": 2, "timeout": "surrender"}).seats
+    2
+    >>> make_config("unit-2", {"unit": 500}).min_buy_in
+    10000
+    """
+    base = preset(name).to_json()
+    changed = dict(options or {})
+    if "unit" in changed:
+        base.pop("min_buy_in")
+        base.pop("hand_fee")
+    return config_from_json(base | changed)

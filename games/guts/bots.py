@@ -1,0 +1,148 @@
+"""House bots for online Guts, and a driver that plays a table with them (simulate, bench).
+
+The bot policy is deliberately simple: always ante; go In with a pair or better (or with a hand
+at least as good as ``threshold``); top up to the minimum buy-in when the stack runs short. The
+driver never reads a clock: it jumps its own ``now`` to each deadline.
+
+>>> from games.guts.game import make_config
+>>> driver = Driver(make_config("monte_carlo", {"ante": 10}), players=3, rng=random.Random(2))
+>>> driver.play(5)
+>>> driver.hands, driver.conserved
+(5, True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.cards import DECK, parse_cards
+from games.guts import events as ev
+from games.guts.config import OnlineConfig
+from games.guts.online import apply
+from games.guts.showdown import hand_key
+from games.guts.table import OnlineState, new_table
+
+__all__ = ["Driver", "pair_or_better"]
+
+_DECK_TEXT = [str(card) for card in DECK]
+
+
+def pair_or_better() -> int:
+    """The key of the lowest pair (2-2-3): a hand at least this good is a pair or better."""
+    return hand_key("three_card")([card.index for card in parse_cards("2c 2d 3h")])
+
+
+class Driver:
+    """A table of bots, played hand after hand through :func:`games.guts.online.apply`.
+
+    With ``audit``, every event's moves are posted to a ledger of places and checked against
+    the state after every action (``conserved`` turns false at the first difference).
+    """
+
+    def __init__(
+        self,
+        config: OnlineConfig,
+        *,
+        players: int,
+        rng: random.Random,
+        audit: bool = True,
+        threshold: int | None = None,
+    ) -> None:
+        self.state: OnlineState = new_table(config)
+        self.rng = rng
+        self.audit = audit
+        self.now = 0.0
+        self.key = hand_key("three_card")
+        self.threshold = pair_or_better() if threshold is None else threshold
+        self.hands = 0
+        self.rounds = 0
+        self.biggest_pot = 0
+        self.rake = 0
+        self.bought_in = 0
+        self.conserved = True
+        self.ledger: dict[str, int] = {}
+        for seat in range(players):
+            sit = {"kind": "sit", "seat": seat, "stack": config.min_buy_in, "player": f"bot{seat}"}
+            self.act(sit)
+
+    def act(self, action: dict[str, Any]) -> None:
+        """Apply one action at the driver's ``now`` and record its events."""
+        action["now"] = self.now
+        self.state, events = apply(self.state, action)
+        for event in events:
+            kind = type(event)
+            if kind is ev.HandStarted:
+                self.hands += 1
+                self.biggest_pot = max(self.biggest_pot, event.pot)
+            elif kind is ev.RoundStarted:
+                self.rounds += 1
+            elif kind is ev.RakeTaken:
+                self.rake += event.amount
+            elif kind is ev.PlayerSat or kind is ev.ToppedUp:
+                self.bought_in += event.amount
+        if self.audit:
+            self._post(events)
+
+    def _post(self, events: tuple[Any, ...]) -> None:
+        ledger = self.ledger
+        for event in events:
+            for move in event.moves():
+                ledger[move.source] = ledger.get(move.source, 0) - move.amount
+                ledger[move.target] = ledger.get(move.target, 0) + move.amount
+        state = self.state
+        on_table = state.pot
+        for index, seat in enumerate(state.seats):
+            if seat is not None:
+                on_table += seat.stack
+                if ledger.get(f"stack:{index}", 0) != seat.stack:
+                    self.conserved = False
+        if ledger.get("pot", 0) != state.pot or on_table + self.rake != self.bought_in:
+            self.conserved = False
+        if sum(ledger.values()) != 0:
+            self.conserved = False
+
+    def play(self, hands: int) -> None:
+        """Play until ``hands`` more hands have been dealt (and the last one settled)."""
+        target = self.hands + hands
+        while self.hands < target or self.state.phase == "declare":
+            self.step()
+
+    def step(self) -> None:
+        """Take the next action the table is waiting for."""
+        state = self.state
+        phase = state.phase
+        config = state.config
+        if phase == "deal":
+            deck = _DECK_TEXT[:]
+            self.rng.shuffle(deck)
+            self.act({"kind": "deal", "deck": deck})
+        elif phase == "declare":
+            key, threshold, cards = self.key, self.threshold, state.cards
+            for seat in state.dealt:
+                if not self.state.choices[seat]:
+                    choice = "in" if key(cards[seat]) >= threshold else "out"
+                    self.act({"kind": "declare", "seat": seat, "choice": choice})
+        elif phase == "ante" and (state.pending or any(state.owed)):
+            for seat, owed in enumerate(state.owed):
+                player = state.seats[seat]
+                if owed and player is not None and player.stack < owed:
+                    self.act({"kind": "top_up", "seat": seat, "amount": owed - player.stack})
+            for seat in state.pending:
+                player = self.state.seats[seat]
+                if player is not None and player.stack < config.ante:
+                    self.act({"kind": "top_up", "seat": seat, "amount": config.min_buy_in})
+                self.act({"kind": "ante", "seat": seat})
+        elif phase == "waiting":
+            for seat, player in enumerate(state.seats):
+                if player is not None and player.stack < config.ante:
+                    self.act({"kind": "top_up", "seat": seat, "amount": config.min_buy_in})
+            if self.state.phase == "waiting":
+                raise RuntimeError("the bots' table cannot start a round")
+        else:
+            if phase == "pause":
+                for seat, player in enumerate(state.seats):
+                    if player is not None and player.stack < config.ante:
+                        self.act({"kind": "top_up", "seat": seat, "amount": config.min_buy_in})
+            self.now = max(self.now, self.state.deadline or self.now)
+            self.act({"kind": "timeout"})

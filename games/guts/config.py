@@ -1,0 +1,181 @@
+"""Table settings of online Monte Carlo and Survivor Guts (rules/guts-online.md, "Table settings").
+
+A table's config is built from a preset and a dict of options; anything unknown or out of range
+raises :class:`~games.engine.ConfigError` naming what is valid. Money is in cents, the rake rate
+in basis points (300 is 3 %), times in seconds.
+
+>>> config = online_config("survivor", {"ante": 50})
+>>> config.payer, config.match_cap, config.min_buy_in, config.rake_cap
+('lowest_loser', 1000, 5000, 300)
+>>> online_config("monte_carlo", {"ante": 50, "match_cap_family": "seed_004"}).match_cap
+1500
+>>> online_config("survivor", {"ante": 50, "colour": "red"})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+games.engine.ConfigError: unknown option 'colour'; valid options: ante, ante_seconds, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from games.engine import ConfigError
+
+__all__ = [
+    "MATCH_CAP_FAMILIES",
+    "ONLINE_PRESETS",
+    "OnlineConfig",
+    "match_cap_for",
+    "online_config",
+]
+
+#: Seed 004's room caps the match per ante (cents → cents); seed 000 caps at 20 times the ante.
+_SEED_004_CAPS: dict[int, int] = {10: 500, 25: 1_000, 50: 1_500, 200: 5_000}
+
+#: The two match-cap families an operator chooses from (rules/guts-online.md, "Presets").
+MATCH_CAP_FAMILIES: tuple[str, ...] = ("seed_000", "seed_004")
+
+#: Online presets and the rule each one fixes.
+ONLINE_PRESETS: dict[str, dict[str, str]] = {
+    "monte_carlo": {"payer": "all_losers"},
+    "survivor": {"payer": "lowest_loser"},
+}
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "payer": ("all_losers", "lowest_loser"),
+    "round_end": ("no_losers", "single_in"),
+    "match_cap_family": MATCH_CAP_FAMILIES,
+}
+
+
+def match_cap_for(ante: int, family: str = "seed_000") -> int:
+    """The most a loser pays into the next pot, for an ante and a match-cap family.
+
+    Seed 000 caps at 20 times the ante. Seed 004 lists four stakes only; another ante in that
+    family is an error (give ``match_cap`` explicitly instead).
+
+    >>> match_cap_for(10), match_cap_for(500), match_cap_for(10, "seed_004")
+    (200, 10000, 500)
+    >>> match_cap_for(100, "seed_004")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    games.engine.ConfigError: family seed_004 has no cap for an ante of 100 cents; its antes: ...
+    """
+    if family == "seed_000":
+        return 20 * ante
+    if family == "seed_004":
+        if ante not in _SEED_004_CAPS:
+            antes = ", ".join(str(known) for known in _SEED_004_CAPS)
+            raise ConfigError(
+                f"family seed_004 has no cap for an ante of {ante} cents; its antes: {antes}"
+                " (or set match_cap)"
+            )
+        return _SEED_004_CAPS[ante]
+    valid = ", ".join(MATCH_CAP_FAMILIES)
+    raise ConfigError(f"unknown match_cap_family {family!r}; valid: {valid}")
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineConfig:
+    """One online Guts table's settings (rules/guts-online.md, "Table settings").
+
+    ``showdown_seconds`` is the pause after a showdown, and between rounds, so players can see
+    the result: the page is silent on it; online rooms pause a few seconds.
+    """
+
+    preset: str
+    ante: int
+    match_cap: int
+    min_buy_in: int
+    max_buy_in: int | None
+    payer: str
+    round_end: str = "no_losers"
+    match_cap_family: str = "seed_000"
+    seats: int = 7
+    decision_seconds: float = 15.0
+    ante_seconds: float = 10.0
+    top_up_seconds: float = 5.0
+    reconnect_grace_seconds: float = 60.0
+    showdown_seconds: float = 3.0
+    rake_basis_points: int = 300
+    rake_cap: int = 300
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as a JSON object (``online_config(preset, options)`` reads it back)."""
+        return asdict(self)
+
+
+_OPTION_NAMES: tuple[str, ...] = tuple(
+    sorted(field.name for field in fields(OnlineConfig) if field.name != "preset")
+)
+_MONEY = ("ante", "match_cap", "min_buy_in", "max_buy_in", "rake_basis_points", "rake_cap")
+_SECONDS = (
+    "decision_seconds",
+    "ante_seconds",
+    "top_up_seconds",
+    "reconnect_grace_seconds",
+    "showdown_seconds",
+)
+
+
+def _whole(name: str, value: Any, *, least: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise ConfigError(f"{name} must be a whole number of at least {least}, not {value!r}")
+    return value
+
+
+def _seconds(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 3600:
+        raise ConfigError(f"{name} must be a number of seconds from 0 to 3600, not {value!r}")
+    return float(value)
+
+
+def online_config(preset: str, options: Mapping[str, Any] | None = None) -> OnlineConfig:
+    """Build and validate a table's config from a preset name and options.
+
+    ``ante`` is required. ``match_cap`` defaults to the cap of ``match_cap_family`` (default
+    ``seed_000``), ``min_buy_in`` to 100 times the ante.
+    """
+    if preset not in ONLINE_PRESETS:
+        raise ConfigError(f"unknown preset {preset!r}; valid presets: {', '.join(ONLINE_PRESETS)}")
+    given = dict(options or {})
+    given.pop("preset", None)
+    for name in given:
+        if name not in _OPTION_NAMES:
+            raise ConfigError(f"unknown option {name!r}; valid options: {', '.join(_OPTION_NAMES)}")
+    for name, fixed in ONLINE_PRESETS[preset].items():
+        if name in given and given[name] != fixed:
+            raise ConfigError(f"preset {preset} has {name}={fixed}, not {given[name]!r}")
+    values: dict[str, Any] = {**ONLINE_PRESETS[preset], **given}
+    for name, valid in _CHOICES.items():
+        if name in values and values[name] not in valid:
+            raise ConfigError(f"{name} must be one of {', '.join(valid)}, not {values[name]!r}")
+    if "ante" not in values:
+        raise ConfigError("ante is required: the table's stake in cents, such as 100 for $1")
+    ante = _whole("ante", values["ante"], least=1)
+    for name in _MONEY:
+        if values.get(name) is not None:
+            _whole(name, values[name], least=0 if name.startswith("rake") else 1)
+    for name in _SECONDS:
+        if name in values:
+            values[name] = _seconds(name, values[name])
+    family = values.get("match_cap_family", "seed_000")
+    if values.get("match_cap") is None:
+        values["match_cap"] = match_cap_for(ante, family)
+    values.setdefault("min_buy_in", 100 * ante)
+    values.setdefault("max_buy_in", None)
+    if values["min_buy_in"] < ante:
+        raise ConfigError(f"min_buy_in must cover the ante ({ante}), not {values['min_buy_in']}")
+    if values["max_buy_in"] is not None and values["max_buy_in"] < values["min_buy_in"]:
+        raise ConfigError(
+            f"max_buy_in ({values['max_buy_in']}) must be at least min_buy_in"
+            f" ({values['min_buy_in']})"
+        )
+    seats = _whole("seats", values.get("seats", 7), least=2)
+    if seats > 10:
+        raise ConfigError(f"seats must be from 2 to 10, not {seats}")
+    if values.get("rake_basis_points", 300) > 10_000:
+        raise ConfigError("rake_basis_points must be from 0 to 10000 (0 % to 100 %)")
+    return OnlineConfig(preset=preset, **values)

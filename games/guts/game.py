@@ -1,0 +1,84 @@
+"""The :class:`~games.engine.Game` object for Guts: one entry point for every Guts table.
+
+>>> from games.engine import Game
+>>> game: Game[Any] = GUTS
+>>> state = new_table(make_config("survivor", {"ante": 100, "seats": 3}))
+>>> GUTS.wants_deck(state), GUTS.deadline(state), GUTS.view(state, None)["phase"]
+(False, None, 'waiting')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.engine import ConfigError
+from games.guts import online, table, views
+from games.guts.config import ONLINE_PRESETS, OnlineConfig, online_config
+from games.guts.table import OnlineState
+
+__all__ = ["GUTS", "PRESETS", "GutsGame", "make_config", "new_table"]
+
+JSON = dict[str, Any]
+
+#: Every Guts preset a table can be created from.
+PRESETS: tuple[str, ...] = tuple(ONLINE_PRESETS)
+
+Config = OnlineConfig
+State = OnlineState
+
+
+def make_config(preset: str, options: Mapping[str, Any] | None = None) -> Config:
+    """A validated table config from a preset name and options (money in cents).
+
+    >>> make_config("nuts", {})
+    Traceback (most recent call last):
+    ...
+    games.engine.ConfigError: unknown preset 'nuts'; valid presets: monte_carlo, survivor
+    """
+    if preset in ONLINE_PRESETS:
+        return online_config(preset, options)
+    raise ConfigError(f"unknown preset {preset!r}; valid presets: {', '.join(PRESETS)}")
+
+
+def new_table(config: Config) -> State:
+    """A table's initial state: no players (they join with ``sit``), no round."""
+    return table.new_table(config)
+
+
+class GutsGame:
+    """Guts as the table runtime sees it (:class:`games.engine.Game`)."""
+
+    name = "guts"
+
+    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, tuple[Any, ...]]:
+        """The new state and the events of ``action``; :class:`IllegalAction` if not allowed."""
+        return online.apply(state, action)
+
+    def legal_actions(self, state: State, seat: int) -> list[JSON]:
+        """What ``seat`` may do now (``kind`` and limits, such as ``min`` and ``max``)."""
+        return views.legal_actions(state, seat)
+
+    def deadline(self, state: State) -> float | None:
+        """When the next ``timeout`` is due, or ``None`` when nothing waits on the clock."""
+        return state.deadline
+
+    def wants_deck(self, state: State) -> bool:
+        """Whether the runtime must shuffle and apply ``deal`` next."""
+        return state.phase == "deal"
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        """What ``seat`` (``None``: a spectator) may see, as JSON."""
+        return views.view(state, seat)
+
+    def dump(self, state: State) -> JSON:
+        """The state as JSON."""
+        return table.dump_state(state)
+
+    def load(self, data: JSON) -> State:
+        """A state from :meth:`dump`'s JSON."""
+        return table.load_state(data)
+
+
+#: The module-level game object the runtime uses.
+GUTS = GutsGame()

@@ -1,0 +1,139 @@
+"""Guts on the command line: presets, simulate, script, bench (games/cli.py calls these)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.cli import main
+from games.guts import commands
+
+BRIEF_SCRIPT: dict[str, Any] = {
+    "game": "guts",
+    "preset": "survivor",
+    "options": {"ante": 100, "match_cap": 2000},
+    "button": "A",
+    "players": {"A": 10000, "B": 10000, "C": 10000},
+    "hands": [
+        {
+            "antes": ["A", "B", "C"],
+            "cards": {"A": "As Ad 2c", "B": "Ks Kd 3c", "C": "Qs Jd 9c"},
+            "declare": {"A": "in", "B": "in"},
+            "top_up": {"B": 500},
+        }
+    ],
+}
+
+
+def test_presets_lists_the_online_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["presets", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["guts"][:2] == ["monte_carlo", "survivor"]
+
+
+@pytest.mark.parametrize("preset", commands.PRESETS)
+def test_simulate_plays_the_hands_asked_and_conserves_chips(preset: str) -> None:
+    result = commands.simulate(preset=preset, players=5, hands=150, seed=3)
+    assert result["hands"] == 150
+    assert result["conserved"] is True
+    assert result["rounds"] >= 1
+    assert result["rake"] > 0
+    assert result["biggest_pot"] >= 500
+
+
+def test_simulate_is_repeatable_with_a_seed() -> None:
+    first = commands.simulate(preset="survivor", players=4, hands=60, seed=9)
+    assert commands.simulate(preset="survivor", players=4, hands=60, seed=9) == first
+    assert commands.simulate(preset="survivor", players=4, hands=60, seed=10) != first
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"preset": "nope", "players": 3, "hands": 1}, "unknown guts preset 'nope'"),
+        ({"preset": None, "players": 1, "hands": 1}, "2 to 10 players"),
+        ({"preset": None, "players": 11, "hands": 1}, "2 to 10 players"),
+    ],
+)
+def test_simulate_refuses_bad_arguments(arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        commands.simulate(seed=0, **arguments)
+
+
+def test_the_brief_script_settles_its_hand() -> None:
+    result = commands.script(BRIEF_SCRIPT)
+    assert result["stacks"] == {"A": 10_191, "B": 9_600 + 500, "C": 9_900}
+    assert result["rake"] == 9
+    assert result["round_over"] is False
+    assert result["pot"] == 300
+    (hand,) = result["hands"]
+    assert hand["pot"] == 300
+    assert hand["winners"] == {"A": 291}
+    assert hand["payments"] == {"B": 300}
+    assert hand["in"] == ["B", "A"]
+    assert hand["shown"] == {"B": "Ks Kd 3c", "A": "As Ad 2c"}
+
+
+def test_a_script_plays_through_a_short_payer_and_a_second_hand() -> None:
+    data = {
+        "game": "guts",
+        "preset": "monte_carlo",
+        "options": {"ante": 100},
+        "button": "C",
+        "players": {"A": 10000, "B": 350, "C": 10000},
+        "hands": [
+            {"antes": ["A", "B", "C"], "cards": {"A": "As Ad 2c", "B": "Ks Kd 3c"},
+             "declare": {"A": "in", "B": "in", "C": "out"}},
+            {"antes": ["A", "C"], "cards": {"A": "2s 3d 7c", "C": "Qs Qd 9c"},
+             "declare": {"A": "in", "C": "in"}},
+        ],
+    }  # fmt: skip
+    result = commands.script(data)
+    first, second = result["hands"]
+    assert first["owed"] == {"B": 300}
+    assert first["payments"] == {}
+    assert second["players"] == ["C", "A"]
+    assert second["pot"] == 250 + 200
+    assert second["winners"] == {"C": 437}
+    assert result["stacks"] == {"A": 10_191 - 100 - 450, "B": 0, "C": 9_800 + 437}
+    assert sum(result["stacks"].values()) + result["pot"] + result["rake"] == 20_350
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"players": {"A": 100}}, "2 to 10 players"),
+        ({"button": "Z"}, "button 'Z' is not a player"),
+        ({"preset": "chess"}, "unknown preset 'chess'"),
+        ({"hands": [{"antes": ["Q"]}]}, "no player 'Q'"),
+        ({"hands": [{"antes": ["A", "B"], "cards": {"A": "As As 2c"}}]}, "As appears twice"),
+        ({"hands": [{"antes": ["A", "B"], "cards": {"A": "As", "B": "As Kd 2c"}}]}, "three"),
+        ({"hands": [{"antes": ["A", "B"], "cards": {"C": "As Kd 2c"}}]}, "C is not in this hand"),
+        ({"hands": [{"antes": ["A"]}]}, "fewer than two players anted"),
+        ({"hands": [{"antes": ["A", "B"], "declare": {"A": "maybe"}}]}, "choose 'in'"),
+    ],
+)
+def test_a_bad_script_says_what_is_wrong(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        commands.script({**BRIEF_SCRIPT, **change})
+
+
+def test_the_script_command_prints_json_and_exits_2_on_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(BRIEF_SCRIPT))
+    assert main(["script", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stacks"]["A"] == 10_191
+    path.write_text(json.dumps({**BRIEF_SCRIPT, "button": "Z"}))
+    assert main(["script", str(path), "--json"]) == 2
+    assert "button 'Z'" in capsys.readouterr().err
+
+
+def test_bench_reports_survivor_hands_per_second() -> None:
+    figures = commands.bench(quick=True)
+    assert list(figures) == ["survivor_hands_per_s"]
+    assert figures["survivor_hands_per_s"] > 0

@@ -15,14 +15,26 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from cardroom.auth import TokenAuthMiddleware  # noqa: E402
 from cardroom.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.CARDROOM_CLOCK_IN_PROCESS:
+    # The embedded default runs the clock inside the server process (DESIGN.md, "Time").
+    import atexit
+
+    from cardroom.clock import ClockThread
+
+    _clock = ClockThread()
+    _clock.start()
+    atexit.register(_clock.stop)
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -7,6 +7,8 @@ from cardroom import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,9 +1,15 @@
-"""The cardroom's pages."""
+"""The cardroom's pages: the front page, the lobby and the table."""
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
+
+from accounts.models import User
+from cardroom.models import Game, Table, TableStatus
+from cardroom.pages import table_page_context
 
 GAMES = (
     ("Monte Carlo Guts", "Three cards, In or Out at once; every loser matches the pot."),
@@ -13,7 +19,46 @@ GAMES = (
     ("Three Card Poker", "Ante, Play and Pair Plus against the house."),
 )
 
+#: Stakes filters of the lobby: name → (lowest, highest) headline stake in cents.
+STAKES = {"micro": (0, 25), "low": (26, 100), "mid": (101, 500), "high": (501, 10**12)}
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: what the cardroom offers."""
+    """The front page: what the cardroom offers, and the lobby for players."""
     return render(request, "cardroom/home.html", {"games": GAMES})
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open tables with game, stakes, seats and pot; filtered by game and stakes (htmx)."""
+    tables = Table.objects.exclude(status=TableStatus.CLOSED).annotate(
+        taken=Count("seats", filter=Q(seats__left__isnull=True))
+    )
+    game = request.GET.get("game", "")
+    if game in Game.values:
+        tables = tables.filter(game=game)
+    stakes = request.GET.get("stakes", "")
+    if stakes in STAKES:
+        low, high = STAKES[stakes]
+        tables = tables.filter(stakes__gte=low, stakes__lte=high)
+    rows = [
+        {
+            "table": table,
+            "taken": table.taken,
+            "seats": len(table.state.get("seats", ())),
+            "pot": table.state.get("pot", 0),
+        }
+        for table in tables
+    ]
+    context = {"rows": rows, "games": Game.choices, "stakes": STAKES, "game": game, "stake": stakes}
+    partial = request.headers.get("HX-Request") == "true"
+    template = "cardroom/partials/_lobby_rows.html" if partial else "cardroom/lobby.html"
+    return render(request, template, context)
+
+
+@login_required
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """One table, drawn from the same partials the socket pushes."""
+    table = get_object_or_404(Table, pk=table_id)
+    user: User = request.user  # type: ignore[assignment]
+    return render(request, "cardroom/table.html", table_page_context(table=table, user=user))

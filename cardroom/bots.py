@@ -1,0 +1,152 @@
+"""House bots: seats kept filled so a newcomer can play at once.
+
+Bots are users (``is_bot``) acting through the same runtime actions as people, and they decide
+from their own seat's view only, so they never see a hidden card. The clock calls
+:func:`bots_sweep`; a bot answers a decision only after a short, human-like pause, counted from
+the table's last change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.ledger import LedgerError, account_for, cashier_account, ledger_transfer
+from accounts.models import AccountKind, TransferKind, User
+from accounts.selectors import bankroll_balance
+from accounts.services import user_create
+from cardroom.models import Seat, Table, TableStatus
+from cardroom.runtime import table_act
+from cardroom.selectors import table_state
+from games.cards import parse_cards
+from games.engine import IllegalAction
+from games.evaluators import rank_hand
+
+__all__ = ["bot_decision", "bots_sweep", "think_seconds"]
+
+log = logging.getLogger(__name__)
+
+#: A bot waits this long (seconds) before it acts, spread per table version and seat.
+THINK_RANGE = (0.8, 2.6)
+
+
+def think_seconds(table_id: int, version: int, seat: int) -> float:
+    """A stable pseudo-random pause for this decision (no randomness: a hash of its identity)."""
+    digest = hashlib.sha256(f"{table_id}:{version}:{seat}".encode()).digest()
+    low, high = THINK_RANGE
+    return low + (high - low) * digest[0] / 255
+
+
+def _guts(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    kinds = {action["kind"]: action for action in legal}
+    if "declare" in kinds:
+        cards = parse_cards(view["you"]["cards"])
+        value = rank_hand("three_card", cards)
+        # Survivor charges only the lowest loser, so a strong ace-high may go In there;
+        # Monte Carlo charges every loser, so its bots want a pair.
+        looser = view.get("variant") == "survivor"
+        strong = value.category != "high_card" or (looser and max(c.rank for c in cards) == 14)
+        return {"kind": "declare", "choice": "in" if strong else "out"}
+    if "ante" in kinds:
+        return {"kind": "ante"}
+    if "decline" in kinds and kinds["decline"].get("owed"):
+        return {"kind": "decline"}
+    return None
+
+
+POLICIES: dict[str, Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any] | None]] = {
+    "guts": _guts,
+}
+
+
+def bot_decision(game: str, state: dict[str, Any]) -> dict[str, Any] | None:
+    """What a bot does now from its ``state`` message (its own view), or None to wait."""
+    view = state["table"]
+    you = view.get("you") or {}
+    legal = you.get("legal_actions", [])
+    policy = POLICIES.get(game)
+    if policy is None or not legal:
+        return None
+    return policy(view, legal)
+
+
+def _bot_user(index: int) -> User:
+    name = f"house-bot-{index}"
+    user = User.objects.filter(username=name).first()
+    return user or user_create(username=name, is_bot=True)
+
+
+def _fund(bot: User, amount: int) -> None:
+    """House bots draw play money from the cashier when their bankroll runs low."""
+    short = amount - bankroll_balance(user=bot)
+    if short > 0:
+        ledger_transfer(
+            source=cashier_account(),
+            target=account_for(kind=AccountKind.BANKROLL, user=bot),
+            amount=short,
+            kind=TransferKind.GRANT,
+            idempotency_key=f"bot-fund:u{bot.pk}:{timezone.now().timestamp()}",
+            memo="house bot bankroll",
+        )
+
+
+def _fill_seats(table: Table, view: dict[str, Any]) -> None:
+    seated = Seat.objects.filter(table=table, left__isnull=True)
+    bots_there = seated.filter(user__is_bot=True).count()
+    free = [entry for entry in view.get("seats", []) if "player" not in entry]
+    busy = set(Seat.objects.filter(left__isnull=True).values_list("user_id", flat=True))
+    index = 1
+    while bots_there < table.bots and len(free) > 1:  # always leave a seat for a person
+        bot = _bot_user(index)
+        index += 1
+        if bot.pk in busy:
+            continue
+        sit = table_state(table=table, user_id=bot.pk)["you"]
+        legal = {a["kind"]: a for a in (sit or {}).get("legal_actions", [])}
+        if "sit" not in legal:
+            return
+        buy_in = max(legal["sit"].get("min") or 0, 1) * 2
+        if legal["sit"].get("max"):
+            buy_in = min(buy_in, legal["sit"]["max"])
+        _fund(bot, buy_in)
+        table_act(table_id=table.pk, user=bot, action={"kind": "sit", "buy_in": buy_in})
+        bots_there += 1
+        free.pop()
+
+
+def bots_sweep(*, now: datetime | None = None) -> int:
+    """Fill bot seats and let every bot whose pause is over act; returns actions taken."""
+    now = now or timezone.now()
+    acted = 0
+    tables = (
+        Table.objects.filter(status=TableStatus.OPEN)
+        .filter(Q(bots__gt=0) | Q(seats__user__is_bot=True, seats__left__isnull=True))
+        .distinct()
+    )
+    for table in tables:
+        try:
+            view = table_state(table=table, user_id=None)["table"]
+            _fill_seats(table, view)
+            table.refresh_from_db()
+            for seat in Seat.objects.filter(table=table, left__isnull=True, user__is_bot=True):
+                pause = timedelta(seconds=think_seconds(table.pk, table.version, seat.number))
+                if now - table.updated < pause:
+                    continue
+                state = table_state(table=table, user_id=seat.user_id)
+                action = bot_decision(table.game, state)
+                if action is None:
+                    continue
+                table_act(table_id=table.pk, user=seat.user, action=action)
+                table.refresh_from_db()
+                acted += 1
+        except (IllegalAction, LedgerError) as error:
+            log.info("bot at table %s: %s", table.pk, error)
+        except Exception:
+            log.exception("bots at table %s failed", table.pk)
+    return acted

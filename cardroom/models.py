@@ -1,0 +1,152 @@
+"""Tables, seats, rounds, hands and hand events (DESIGN.md, "The table runtime").
+
+A table holds its game's state as JSON with a version; the runtime is the only code that changes
+it, one locked transaction per action. A hand's events are its history, append-only and
+numbered; an event that shows private cards names the one seat that may read it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.TextChoices):
+    GUTS = "guts", "Guts (Monte Carlo / Survivor)"
+    CLASSIC_GUTS = "classic_guts", "Classic Guts"
+    CHINESE_POKER = "chinese_poker", "Chinese Poker"
+    THREE_CARD_POKER = "three_card_poker", "Three Card Poker"
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    PAUSED = "paused", "Paused"
+    CLOSED = "closed", "Closed"
+
+
+class Table(models.Model):
+    name = models.CharField(max_length=80)
+    game = models.CharField(max_length=24, choices=Game.choices)
+    preset = models.CharField(max_length=40)
+    config = models.JSONField(help_text="The validated table config, money in cents.")
+    stakes = models.BigIntegerField(help_text="The table's headline stake in cents (ante or unit).")
+    status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN)
+    state = models.JSONField(help_text="The game's state, as the games package dumps it.")
+    version = models.BigIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    bots = models.PositiveSmallIntegerField(default=0, help_text="Seats kept filled by house bots.")
+    idle_limit_seconds = models.PositiveIntegerField(
+        default=600, help_text="A disconnected player is stood up after this long."
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_game_display()})"
+
+    @property
+    def group_name(self) -> str:
+        """The Channels group of everyone watching this table."""
+        return f"table-{self.pk}"
+
+
+class Seat(models.Model):
+    """Who sits in which seat number of a table (the engine knows seats by number)."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    joined = models.DateTimeField(auto_now_add=True)
+    left = models.DateTimeField(null=True, blank=True, help_text="Kept for the hand histories.")
+    connections = models.PositiveIntegerField(default=0)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    presence_step = models.PositiveSmallIntegerField(
+        default=0, help_text="0 present or within grace; 1 sat out by the clock; 2 stood up."
+    )
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(
+                fields=["table", "number"],
+                condition=models.Q(left__isnull=True),
+                name="one_player_a_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=models.Q(left__isnull=True),
+                name="one_seat_a_player",
+            ),
+        ]
+        ordering: ClassVar[list[str]] = ["table", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.number} {self.user}"
+
+
+class Hand(models.Model):
+    """One deal: its deck commitment (published), the deck (auditors only), its result."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    commitment_root = models.CharField(max_length=64)
+    commitment = models.JSONField(
+        help_text="The per-position leaf hashes, published before the deal."
+    )
+    deck = models.JSONField(help_text="The deck order and salts, for auditors only.")
+    started = models.DateTimeField(auto_now_add=True)
+    ended = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    void_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_per_table"),
+        ]
+        ordering: ClassVar[list[str]] = ["table", "number"]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} hand {self.number}"
+
+
+class HandEvent(models.Model):
+    """One event of a table's history, in order. ``private_to``: the only seat that may read it."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+    )
+    version = models.BigIntegerField(help_text="The table version this event produced.")
+    seq = models.PositiveIntegerField(help_text="Order within the table's history.")
+    type = models.CharField(max_length=40)
+    data = models.JSONField()
+    private_to = models.SmallIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(fields=["table", "seq"], name="event_seq_per_table"),
+        ]
+        ordering: ClassVar[list[str]] = ["table", "seq"]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} #{self.seq} {self.type}"
+
+
+class ApiToken(models.Model):
+    """A bearer token for the JSON WebSocket; only its SHA-256 is stored."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"token of {self.user}"

@@ -1,0 +1,163 @@
+"""How a table looks to one viewer: the game's view turned into what the templates draw.
+
+Only the game's view (``cardroom.selectors.table_state``) is read here, so a page can show no
+more than the JSON protocol would: hidden cards are simply not in the input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from accounts.money import format_cents
+
+__all__ = ["ActionButton", "CardFace", "cents_from_dollars", "describe_table"]
+
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+RANK_LABELS = {"T": "10"}
+
+PHASE_WORDS = {
+    "waiting": "Waiting for players",
+    "pause": "Next hand shortly",
+    "ante": "Antes, please",
+    "deal": "Dealing",
+    "declare": "In or Out?",
+    "showdown": "Showdown",
+    "betting": "Place your bets",
+    "decide": "Play or fold?",
+    "set": "Set your hand",
+    "idle": "Waiting for bets",
+}
+
+ACTION_LABELS = {
+    "ante": "Ante",
+    "decline": "Sit this round out",
+    "sit_out": "Sit out",
+    "sit_in": "Sit in",
+    "leave": "Leave table",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """One card as drawn: ``label`` such as "10", ``symbol`` ♥, ``red`` for hearts/diamonds."""
+
+    text: str
+    label: str
+    symbol: str
+    suit: str
+    red: bool
+
+    @classmethod
+    def of(cls, text: str) -> CardFace:
+        rank, suit = text[0], text[1]
+        return cls(
+            text=text,
+            label=RANK_LABELS.get(rank, rank),
+            symbol=SUIT_SYMBOLS[suit],
+            suit=SUIT_NAMES[suit],
+            red=suit in "dh",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ActionButton:
+    """One action the viewer may take: its form fields and how it is labelled."""
+
+    kind: str
+    label: str
+    fields: dict[str, Any]
+    key: str = ""
+    amount_input: dict[str, Any] | None = None
+    primary: bool = False
+
+
+def cents_from_dollars(text: object) -> int:
+    """A dollar amount typed by a person ("200", "200.50") as whole cents; ValueError if not.
+
+    >>> cents_from_dollars("200.5"), cents_from_dollars("3")
+    (20050, 300)
+    """
+    try:
+        amount = Decimal(str(text).strip().lstrip("$").replace(",", ""))
+    except InvalidOperation as error:
+        raise ValueError(f"not an amount: {text!r}") from error
+    cents = amount * 100
+    if not amount.is_finite() or cents != cents.to_integral_value():
+        raise ValueError(f"an amount has at most two decimals: {text!r}")
+    return int(cents)
+
+
+def _buttons(legal: list[dict[str, Any]]) -> list[ActionButton]:
+    buttons: list[ActionButton] = []
+    for action in legal:
+        kind = action["kind"]
+        if kind == "declare":
+            for choice in action.get("choices", ("in", "out")):
+                buttons.append(
+                    ActionButton(
+                        kind, "In" if choice == "in" else "Out", {"choice": choice},
+                        key=choice[0].upper(), primary=choice == "in",
+                    )
+                )  # fmt: skip
+        elif kind in ("sit", "top_up"):
+            low, high = action.get("min"), action.get("max")
+            buttons.append(
+                ActionButton(
+                    kind, "Sit down" if kind == "sit" else "Add chips", {},
+                    amount_input={
+                        "name": "buy_in" if kind == "sit" else "amount",
+                        "min": low, "max": high,
+                        "min_text": format_cents(low) if low else "",
+                        "max_text": format_cents(high) if high else "",
+                        "value": "" if low is None else f"{low // 100}",
+                    },
+                    primary=kind == "sit",
+                )
+            )  # fmt: skip
+        elif kind == "ante":
+            amount = action.get("amount", 0)
+            label = f"Ante {format_cents(amount)}"
+            buttons.append(ActionButton(kind, label, {}, key="A", primary=True))
+        elif kind == "decline" and action.get("owed"):
+            label = (
+                f"Pay {format_cents(action['pays'])} of {format_cents(action['owed'])} and sit out"
+            )
+            buttons.append(ActionButton(kind, label, {}))
+        else:
+            buttons.append(ActionButton(kind, ACTION_LABELS.get(kind, kind.replace("_", " ")), {}))
+    return buttons
+
+
+def describe_table(state: dict[str, Any]) -> dict[str, Any]:
+    """The template context of one viewer's table, from the ``state`` message."""
+    view = state["table"]
+    you = state.get("you") or None
+    seats = []
+    for entry in view.get("seats", []):
+        if "player" not in entry:
+            continue
+        seats.append(
+            {
+                **entry,
+                "faces": [CardFace.of(card) for card in entry.get("cards", [])],
+                "backs": range(entry.get("card_count", 0) if "cards" not in entry else 0),
+                "is_you": you is not None and entry["seat"] == you.get("seat"),
+                "stack_text": format_cents(entry.get("stack", 0)),
+            }
+        )
+    return {
+        "version": state["version"],
+        "view": view,
+        "phase": view.get("phase", ""),
+        "phase_words": PHASE_WORDS.get(view.get("phase", ""), view.get("phase", "")),
+        "deadline": view.get("deadline"),
+        "pot_text": format_cents(view.get("pot", 0)),
+        "seats": seats,
+        "you": you,
+        "your_faces": [CardFace.of(card) for card in (you or {}).get("cards", [])],
+        "buttons": _buttons((you or {}).get("legal_actions", [])),
+        "seated": you is not None,
+    }

@@ -1,0 +1,255 @@
+"""The table runtime: the only code that changes a table (DESIGN.md, "The table runtime").
+
+One action is one database transaction: lock the table row, load the state, ``apply``, post
+every money move to the ledger, append the events to the history, save the state with a new
+version and the next deadline; after commit, tell the table's channel group the new version.
+A game never deals by itself: when it wants a deck, the runtime shuffles with ``secrets``,
+records the deck's commitment in a new hand, and applies the deal in the same transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from accounts.ledger import Posting, ledger_post
+from accounts.models import User
+from cardroom.engines import engine_for
+from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
+from cardroom.places import account_code, transfer_kind
+from games.cards import format_cards
+from games.deck import commit_deck, shuffled_deck
+from games.engine import IllegalAction
+
+__all__ = ["Outcome", "table_act", "table_apply", "table_create", "table_timeout"]
+
+log = logging.getLogger(__name__)
+
+#: Actions a player may send; the runtime adds ``seat`` and ``now`` itself.
+PLAYER_ACTIONS = frozenset(
+    {"sit", "leave", "top_up", "sit_out", "sit_in", "ante", "decline", "declare", "set",
+     "submit", "surrender", "declare_natural", "bet", "play", "fold", "pass", "choose"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What an applied action did: the table's new version and the events' types."""
+
+    table_id: int
+    version: int
+    events: tuple[str, ...]
+
+
+def _timestamp(moment: datetime) -> float:
+    return moment.timestamp()
+
+
+def _moment(timestamp: float | None) -> datetime | None:
+    return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
+
+
+def table_create(
+    *, game: str, preset: str, options: Mapping[str, Any], name: str, bots: int = 0
+) -> Table:
+    """A new open table; the config is validated by the game (ConfigError says what is wrong)."""
+    engine = engine_for(game)
+    config = engine.make_config(preset, dict(options))
+    state = engine.new_table(config)
+    stakes = int(getattr(config, "ante", None) or getattr(config, "unit", None) or 0)
+    return Table.objects.create(
+        name=name,
+        game=game,
+        preset=preset,
+        config=dict(options),
+        stakes=stakes or int(getattr(config, "min_ante", 0)),
+        state=engine.game.dump(state),
+        bots=bots,
+    )
+
+
+def table_act(*, table_id: int, user: User, action: Mapping[str, Any]) -> Outcome:
+    """A player's action: the seat is the user's own, never one the client names.
+
+    ``sit`` takes ``buy_in`` (cents) and optionally the ``seat`` wanted; every other action
+    needs the user to be seated at the table.
+    """
+    kind = action.get("kind")
+    if kind not in PLAYER_ACTIONS:
+        raise IllegalAction(f"unknown action {kind!r}")
+    return _apply(table_id=table_id, action=dict(action), user=user)
+
+
+def table_timeout(*, table_id: int, now: datetime | None = None) -> Outcome | None:
+    """Apply the timeout a passed deadline calls for; None when nothing is due (yet)."""
+    try:
+        return _apply(table_id=table_id, action={"kind": "timeout"}, user=None, now=now)
+    except IllegalAction:
+        return None
+
+
+def table_apply(
+    *, table_id: int, action: Mapping[str, Any], now: datetime | None = None
+) -> Outcome:
+    """A system action (the clock, the operator, bots acting for their seat)."""
+    return _apply(table_id=table_id, action=dict(action), user=None, now=now)
+
+
+def _apply(
+    *, table_id: int, action: dict[str, Any], user: User | None, now: datetime | None = None
+) -> Outcome:
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        now = now or timezone.now()
+        engine = engine_for(table.game)
+        game = engine.game
+        seats = {s.number: s for s in Seat.objects.filter(table=table, left__isnull=True)}
+        users = {number: seat.user for number, seat in seats.items()}
+        if user is not None:
+            action = _player_action(table, game, action, user, seats, users)
+        if table.status == TableStatus.CLOSED:
+            raise IllegalAction("this table is closed")
+        action["now"] = _timestamp(now)
+        state, events = game.apply(game.load(table.state), action)
+        recorded = list(events)
+        while game.wants_deck(state):
+            hand = _open_hand(table)
+            deck = shuffled_deck()
+            commitment = commit_deck(deck)
+            hand.commitment_root = commitment.root
+            hand.commitment = {"leaves": list(commitment.leaves)}
+            hand.deck = commitment.to_json()
+            hand.save()
+            deal = {"kind": "deal", "deck": format_cards(deck).split(), "now": action["now"]}
+            state, dealt = game.apply(state, deal)
+            recorded.extend(dealt)
+        version = table.version + 1
+        _post_money(table, version, recorded, users)
+        _record_events(table, version, recorded, now)
+        _close_vacated_seats(table, game.view(state, None), seats, now)
+        table.state = game.dump(state)
+        table.version = version
+        table.deadline = _moment(game.deadline(state))
+        table.save(update_fields=["state", "version", "deadline", "updated"])
+        group = table.group_name
+        transaction.on_commit(lambda: _broadcast(group, table_id, version))
+        return Outcome(table.pk, version, tuple(e.to_json()["type"] for e in recorded))
+
+
+def _player_action(
+    table: Table,
+    game: Any,
+    action: dict[str, Any],
+    user: User,
+    seats: dict[int, Seat],
+    users: dict[int, User],
+) -> dict[str, Any]:
+    mine = next((number for number, seat in seats.items() if seat.user_id == user.pk), None)
+    action = {key: value for key, value in action.items() if key not in ("seat", "now")}
+    if action["kind"] != "sit":
+        if mine is None:
+            raise IllegalAction("you are not seated at this table")
+        action["seat"] = mine
+        return action
+    if mine is not None:
+        raise IllegalAction(f"you are already in seat {mine}")
+    if table.status != TableStatus.OPEN:
+        raise IllegalAction(f"this table is {table.status}: nobody can sit down")
+    free = [
+        s["seat"] for s in game.view(game.load(table.state), None)["seats"] if "player" not in s
+    ]
+    wanted = action.pop("seat_wanted", None)
+    if not free:
+        raise IllegalAction("the table is full")
+    number = wanted if wanted in free else free[0]
+    buy_in = action.pop("buy_in", None)
+    if isinstance(buy_in, bool) or not isinstance(buy_in, int):
+        raise IllegalAction(f"a buy-in is a whole number of cents, not {buy_in!r}")
+    seat = Seat.objects.create(table=table, number=number, user=user)
+    seats[number] = seat
+    users[number] = user
+    return {**action, "seat": number, "stack": buy_in, "player": user.username}
+
+
+def _open_hand(table: Table) -> Hand:
+    last = Hand.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
+    return Hand(table=table, number=last + 1, commitment_root="", commitment={}, deck={})
+
+
+def _post_money(table: Table, version: int, events: list[Any], users: dict[int, User]) -> None:
+    postings: list[Posting] = []
+    for index, event in enumerate(events):
+        kind_name = event.to_json()["type"]
+        for number, move in enumerate(event.moves()):
+            postings.append(
+                Posting(
+                    source=account_code(move.source, table_id=table.pk, users=users),
+                    target=account_code(move.target, table_id=table.pk, users=users),
+                    amount=move.amount,
+                    kind=transfer_kind(kind_name, move.source, move.target),
+                    idempotency_key=f"t{table.pk}:v{version}:e{index}:m{number}",
+                    memo=kind_name,
+                )
+            )
+    if postings:
+        hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+        ledger_post(postings, table_id=table.pk, hand_id=hand.pk if hand else None)
+
+
+def _record_events(table: Table, version: int, events: list[Any], now: datetime) -> None:
+    if not events:
+        return
+    seq = HandEvent.objects.filter(table=table).aggregate(n=Max("seq"))["n"] or 0
+    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    rows = []
+    for event in events:
+        data = event.to_json()
+        seq += 1
+        rows.append(
+            HandEvent(
+                table=table,
+                hand=hand,
+                version=version,
+                seq=seq,
+                type=data["type"],
+                data=data,
+                private_to=getattr(event, "private_to", None),
+            )
+        )
+        if data["type"] == "hand_ended" and hand is not None:
+            hand.ended = now
+            hand.result = data
+            hand.save(update_fields=["ended", "result"])
+            hand = None
+    HandEvent.objects.bulk_create(rows)
+
+
+def _close_vacated_seats(
+    table: Table, public: Mapping[str, Any], seats: dict[int, Seat], now: datetime
+) -> None:
+    occupied = {entry["seat"] for entry in public["seats"] if "player" in entry}
+    for number, seat in seats.items():
+        if number not in occupied:
+            seat.left = now
+            seat.save(update_fields=["left"])
+
+
+def _broadcast(group: str, table_id: int, version: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover (always configured)
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            group, {"type": "table.version", "table": table_id, "version": version}
+        )
+    except Exception:  # a lost push is repaired by the client's version check
+        log.exception("could not tell %s about version %s", group, version)

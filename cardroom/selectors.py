@@ -1,0 +1,110 @@
+"""Reads of tables: what one viewer may see, in the JSON protocol's shape."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from cardroom.engines import engine_for
+from cardroom.models import Seat, Table
+
+__all__ = ["seat_of", "table_state"]
+
+
+def seat_of(*, table: Table, user_id: int | None) -> int | None:
+    """The seat number ``user_id`` holds at ``table``, if any."""
+    if user_id is None:
+        return None
+    return (
+        Seat.objects.filter(table=table, user_id=user_id, left__isnull=True)
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def table_state(*, table: Table, user_id: int | None) -> dict[str, Any]:
+    """The ``state`` message for one viewer: the game's view of that seat, and the table's.
+
+    The game's view is the only source of cards, so nothing hidden can reach the viewer.
+    """
+    game = engine_for(table.game).game
+    seat = seat_of(table=table, user_id=user_id)
+    view = game.view(game.load(table.state), seat)
+    deadline = view.get("deadline")
+    view["deadline"] = (
+        None if deadline is None else datetime.fromtimestamp(deadline, tz=UTC).isoformat()
+    )
+    view.setdefault("pot", 0)
+    view["table"] = {
+        "id": table.pk,
+        "name": table.name,
+        "game": table.game,
+        "preset": table.preset,
+        "status": table.status,
+        "stakes": table.stakes,
+    }
+    connected = dict(
+        Seat.objects.filter(table=table, left__isnull=True).values_list("number", "connections")
+    )
+    for entry in view.get("seats", []):
+        if entry.get("seat") in connected:
+            entry["online"] = connected[entry["seat"]] > 0
+    if view.get("you") is None and user_id is not None:
+        view["you"] = _spectator_you(game, table, view)
+    return {"type": "state", "version": table.version, "table": view, "you": view.get("you")}
+
+
+def _spectator_you(game: Any, table: Table, view: dict[str, Any]) -> dict[str, Any] | None:
+    """A logged-in viewer without a seat: no cards, and ``sit`` while a seat is free."""
+    free = [entry["seat"] for entry in view.get("seats", []) if "player" not in entry]
+    if not free or table.status != "open":
+        return {"seat": None, "cards": [], "legal_actions": []}
+    legal = game.legal_actions(game.load(table.state), free[0])
+    return {"seat": None, "cards": [], "legal_actions": [a for a in legal if a["kind"] == "sit"]}
+
+
+def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
+    """The table's last few finished hands, for the log: number, pot, rake and who won what."""
+    from cardroom.models import Hand
+
+    hands = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")[:limit])
+    seats = list(Seat.objects.filter(table=table).select_related("user"))
+    rows = []
+    for hand in hands:
+        result = hand.result or {}
+
+        def name(number: int, hand: Any = hand) -> str:
+            for seat in seats:
+                sat_then = seat.joined <= hand.ended and (
+                    seat.left is None or seat.left >= hand.started
+                )
+                if seat.number == number and sat_then:
+                    return seat.user.username
+            return f"seat {number}"
+
+        winners = [
+            {"player": name(pair[0]), "amount": pair[1]}
+            for pair in result.get("winners", [])
+            if isinstance(pair, (list, tuple)) and len(pair) == 2
+        ]
+        rows.append(
+            {
+                "number": hand.number,
+                "root": hand.commitment_root,
+                "pot": result.get("pot", 0),
+                "rake": result.get("rake", 0),
+                "winners": winners,
+                "void": bool(hand.void_reason),
+            }
+        )
+    return rows
+
+
+def current_commitment(*, table: Table) -> dict[str, Any] | None:
+    """The deck commitment of the hand in play (published before its deal), if any."""
+    from cardroom.models import Hand
+
+    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    if hand is None:
+        return None
+    return {"number": hand.number, "root": hand.commitment_root}

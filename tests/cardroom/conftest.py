@@ -1,0 +1,23 @@
+"""Fixtures for the table runtime: a Survivor table and seated players."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardroom.runtime import table_act, table_create
+
+
+@pytest.fixture
+def survivor_table(db):
+    return table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Survivor $1"
+    )
+
+
+@pytest.fixture
+def seated(survivor_table, make_player):
+    """Three players seated at the Survivor table with $200 each."""
+    players = [make_player(name) for name in ("ann", "ben", "cat")]
+    for player in players:
+        table_act(table_id=survivor_table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    return players

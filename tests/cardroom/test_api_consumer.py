@@ -1,0 +1,196 @@
+"""The JSON protocol end to end, with Channels' WebsocketCommunicator.
+
+Every frame each connection receives is kept and checked: no hidden card and no In/Out choice
+reaches anyone not entitled to it before the reveal.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from cardroom.asgi import application
+from cardroom.auth import token_create
+from cardroom.models import Table
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+class Client:
+    """One player's connection, keeping every frame it receives."""
+
+    def __init__(self, table_id: int, token: str) -> None:
+        self.communicator = WebsocketCommunicator(
+            application,
+            f"/ws/api/tables/{table_id}/",
+            headers=[ORIGIN, (b"authorization", f"Bearer {token}".encode())],
+        )
+        self.frames: list[dict] = []
+        self.next_id = 0
+
+    async def connect(self) -> dict:
+        connected, _ = await self.communicator.connect()
+        assert connected
+        return await self.receive()
+
+    async def receive(self, timeout: float = 3) -> dict:
+        frame = json.loads(await self.communicator.receive_from(timeout=timeout))
+        self.frames.append(frame)
+        return frame
+
+    async def drain(self) -> None:
+        while not await self.communicator.receive_nothing(timeout=0.05):
+            await self.receive()
+
+    async def send(self, message) -> None:
+        text = message if isinstance(message, str) else json.dumps(message)
+        await self.communicator.send_to(text_data=text)
+
+    async def act(self, **action) -> dict:
+        self.next_id += 1
+        await self.send({"type": "action", "id": self.next_id, "action": action})
+        while True:
+            frame = await self.receive()
+            if frame["type"] in ("ack", "error") and frame.get("id") == self.next_id:
+                return frame
+
+    async def close(self) -> None:
+        await self.communicator.disconnect()
+
+
+async def make_clients(table: Table, names: list[str]) -> list[Client]:
+    from accounts.services import user_create
+
+    clients = []
+    for name in names:
+        user = await sync_to_async(user_create)(username=name)
+        token = await sync_to_async(token_create)(user=user)
+        client = Client(table.pk, token)
+        await client.connect()
+        clients.append(client)
+    return clients
+
+
+async def advance(table: Table) -> None:
+    """Let the clock pass the table's deadline once."""
+    from datetime import timedelta
+
+    from cardroom.clock import clock_sweep
+
+    await table.arefresh_from_db()
+    assert table.deadline is not None
+    applied = await sync_to_async(clock_sweep)(now=table.deadline + timedelta(milliseconds=10))
+    assert applied == 1
+
+
+@pytest.fixture
+def table(db):
+    from cardroom.runtime import table_create
+
+    return table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="API table"
+    )
+
+
+async def test_unauthenticated_connection_is_refused(table):
+    communicator = WebsocketCommunicator(
+        application, f"/ws/api/tables/{table.pk}/", headers=[ORIGIN]
+    )
+    connected, code = await communicator.connect()
+    assert not connected
+    assert code == 4401
+
+
+async def test_bad_frames_get_errors_and_change_nothing(table):
+    (ann,) = await make_clients(table, ["ann"])
+    version = table.version
+    cases = [
+        ("not json", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        (json.dumps({"type": "shout"}), "bad_type"),
+        (json.dumps({"type": "action", "action": {"kind": "sit"}}), "bad_id"),
+        (json.dumps({"type": "action", "id": 1, "action": "sit"}), "bad_action"),
+        (json.dumps({"type": "action", "id": 2, "action": {"kind": "fly"}}), "refused"),
+        (json.dumps({"type": "action", "id": 3, "action": {"kind": "ante"}}), "refused"),
+        ("x" * 9000, "too_large"),
+    ]
+    for text, code in cases:
+        await ann.send(text)
+        frame = await ann.receive()
+        assert frame["type"] == "error"
+        assert frame["code"] == code, (text[:40], frame)
+        assert frame["message"]
+    await table.arefresh_from_db()
+    assert table.version == version
+    await ann.close()
+
+
+async def test_a_flood_is_rate_limited(table):
+    (ann,) = await make_clients(table, ["ann"])
+    for _ in range(40):
+        await ann.send(json.dumps({"type": "sync"}))
+    await ann.drain()
+    assert any(f.get("code") == "rate_limited" for f in ann.frames)
+    await ann.close()
+
+
+async def test_a_replayed_id_is_answered_again_but_applied_once(table):
+    (ann,) = await make_clients(table, ["ann"])
+    sit = {"type": "action", "id": "sit-1", "action": {"kind": "sit", "buy_in": 20_000}}
+    await ann.send(sit)
+    await ann.drain()
+    await ann.send(sit)
+    await ann.drain()
+    acks = [f for f in ann.frames if f["type"] == "ack" and f["id"] == "sit-1"]
+    assert len(acks) == 2
+    from accounts.models import Transfer
+
+    assert await Transfer.objects.filter(kind="buy_in").acount() == 1
+    await ann.close()
+
+
+async def test_three_players_play_a_hand_and_nothing_leaks(table):
+    clients = await make_clients(table, ["ann", "ben", "cat"])
+    for client in clients:
+        assert (await client.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    await advance(table)
+    for client in clients:
+        assert (await client.act(kind="ante"))["type"] == "ack"
+    for client in clients:
+        await client.drain()
+    await clients[0].act(kind="declare", choice="in")
+    await clients[1].act(kind="declare", choice="in")
+    await clients[2].act(kind="declare", choice="out")
+    for client in clients:
+        await client.drain()
+        await client.close()
+    own_cards: dict[int, set[str]] = {}
+    for seat, client in enumerate(clients):
+        states = [f for f in client.frames if f["type"] == "state"]
+        for frame in states:
+            you = frame.get("you") or {}
+            if you.get("cards"):
+                own_cards.setdefault(seat, set()).update(you["cards"])
+    cat_cards = own_cards[2]
+    assert len(cat_cards) == 3
+    for seat, client in enumerate(clients[:2]):
+        text = json.dumps(client.frames)
+        for card in cat_cards:
+            assert f'"{card}"' not in text, f"seat {seat} saw a mucked card {card}"
+    # Before the reveal nobody saw another's choice.
+    for seat, client in enumerate(clients):
+        for frame in client.frames:
+            if frame["type"] != "state" or frame["table"].get("phase") != "declare":
+                continue
+            for entry in frame["table"]["seats"]:
+                if entry.get("seat") != seat:
+                    assert "choice" not in entry
+                    assert "cards" not in entry
+    from django.core.management import call_command
+
+    await sync_to_async(call_command)("audit_ledger")

@@ -118,6 +118,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 await self.answer(self.answered[key])
                 return
             answer = await self._act(ident, message["action"])
+            if answer["type"] == "ack" and message["action"]["kind"] == "sit":
+                # This connection was open before the seat existed: count it now.
+                await database_sync_to_async(self._presence)(+1)
             self._remember(key, answer)
             await self.answer(answer)
             await self.push_state()

@@ -31,6 +31,15 @@ PHASE_WORDS = {
     "idle": "Waiting for bets",
 }
 
+STATUS_WORDS = {
+    "in_hand": "in the hand",
+    "in_round": "in the round",
+    "owes": "owes the pot",
+    "sitting_out": "sitting out",
+    "waiting": "waiting",
+    "leaving": "leaving",
+}
+
 ACTION_LABELS = {
     "ante": "Ante",
     "decline": "Sit this round out",
@@ -112,7 +121,7 @@ def _buttons(legal: list[dict[str, Any]]) -> list[ActionButton]:
                         "min": low, "max": high,
                         "min_text": format_cents(low) if low else "",
                         "max_text": format_cents(high) if high else "",
-                        "value": "" if low is None else f"{low // 100}",
+                        "value": f"{low // 100}" if kind == "sit" and low else "",
                     },
                     primary=kind == "sit",
                 )
@@ -146,6 +155,7 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
                 "backs": range(entry.get("card_count", 0) if "cards" not in entry else 0),
                 "is_you": you is not None and entry["seat"] == you.get("seat"),
                 "stack_text": format_cents(entry.get("stack", 0)),
+                "status_text": STATUS_WORDS.get(entry.get("status", ""), entry.get("status", "")),
             }
         )
     return {

@@ -43,12 +43,16 @@ def table_state(*, table: Table, user_id: int | None) -> dict[str, Any]:
         "status": table.status,
         "stakes": table.stakes,
     }
-    connected = dict(
-        Seat.objects.filter(table=table, left__isnull=True).values_list("number", "connections")
-    )
+    # House bots play from the server itself: always online.
+    online = {
+        number: connections > 0 or is_bot
+        for number, connections, is_bot in Seat.objects.filter(
+            table=table, left__isnull=True
+        ).values_list("number", "connections", "user__is_bot")
+    }
     for entry in view.get("seats", []):
-        if entry.get("seat") in connected:
-            entry["online"] = connected[entry["seat"]] > 0
+        if entry.get("seat") in online:
+            entry["online"] = online[entry["seat"]]
     if view.get("you") is None and user_id is not None:
         view["you"] = _spectator_you(game, table, view)
     return {"type": "state", "version": table.version, "table": view, "you": view.get("you")}

@@ -1,0 +1,76 @@
+"""Real server processes for end-to-end tests: daphne on a free port, on the test database.
+
+The server runs as its own process with the in-process clock, exactly as ``make play`` starts
+it, against the database the test has just written (so tests using it need committed data:
+``transaction=True``).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def database_url() -> str:
+    """The URL of the database this test process uses (the test database)."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    user = settings.get("USER") or "postgres"
+    host = settings.get("HOST") or "127.0.0.1"
+    port = settings.get("PORT") or 5432
+    return f"postgres://{user}@{host}:{port}/{settings['NAME']}"
+
+
+@contextmanager
+def live_server(name: str = "server") -> Iterator[str]:
+    """A daphne process serving the cardroom; yields its base URL and stops it after."""
+    port = free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_path = ARTIFACTS / f"{name}-{port}.log"
+    env = {**os.environ, "DATABASE_URL": database_url(), "CARDROOM_CLOCK_IN_PROCESS": "true"}
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "cardroom.asgi:application"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            _wait_for(port, process, log_path)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+
+
+def _wait_for(port: int, process: subprocess.Popen[bytes], log_path: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped at start: {log_path.read_text()[-2000:]}")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"the server did not start in 30 s: {log_path.read_text()[-2000:]}")

@@ -29,7 +29,10 @@ CHROMIUM_ARGS = [
 @pytest.fixture
 def browser(monkeypatch):
     if not os.path.exists(CHROMIUM):
-        message = "browser tests did not run: Debian's chromium is not installed (apt-get install chromium)"
+        message = (
+            "browser tests did not run: Debian's chromium is not installed "
+            "(apt-get install chromium)"
+        )
         if CI:
             pytest.fail(message)
         pytest.skip(message)

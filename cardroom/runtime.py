@@ -41,6 +41,14 @@ PLAYER_ACTIONS = frozenset(
 )  # fmt: skip
 
 
+#: Decisions that a deadline closes: after it they are refused, and the clock applies the
+#: timeout instead. Seat management (leave, sit out, ...) stays possible at any time.
+TIMED_ACTIONS = frozenset(
+    {"ante", "decline", "declare", "set", "submit", "surrender", "declare_natural", "bet",
+     "play", "fold", "pass", "choose"}
+)  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What an applied action did: the table's new version and the events' types."""
@@ -77,7 +85,9 @@ def table_create(
     )
 
 
-def table_act(*, table_id: int, user: User, action: Mapping[str, Any]) -> Outcome:
+def table_act(
+    *, table_id: int, user: User, action: Mapping[str, Any], now: datetime | None = None
+) -> Outcome:
     """A player's action: the seat is the user's own, never one the client names.
 
     ``sit`` takes ``buy_in`` (cents) and optionally the ``seat`` wanted; every other action
@@ -86,7 +96,7 @@ def table_act(*, table_id: int, user: User, action: Mapping[str, Any]) -> Outcom
     kind = action.get("kind")
     if kind not in PLAYER_ACTIONS:
         raise IllegalAction(f"unknown action {kind!r}")
-    return _apply(table_id=table_id, action=dict(action), user=user)
+    return _apply(table_id=table_id, action=dict(action), user=user, now=now)
 
 
 def table_timeout(*, table_id: int, now: datetime | None = None) -> Outcome | None:
@@ -116,6 +126,9 @@ def _apply(
         users = {number: seat.user for number, seat in seats.items()}
         if user is not None:
             action = _player_action(table, game, action, user, seats, users)
+            late = table.deadline is not None and now > table.deadline
+            if late and action["kind"] in TIMED_ACTIONS:
+                raise IllegalAction("too late: the deadline for this decision has passed")
         if table.status == TableStatus.CLOSED:
             raise IllegalAction("this table is closed")
         action["now"] = _timestamp(now)
@@ -154,12 +167,18 @@ def _player_action(
     users: dict[int, User],
 ) -> dict[str, Any]:
     mine = next((number for number, seat in seats.items() if seat.user_id == user.pk), None)
-    action = {key: value for key, value in action.items() if key not in ("seat", "now")}
+    if "table" in action and action["table"] != table.pk:
+        raise IllegalAction(f"this connection is for table {table.pk}, not {action['table']!r}")
+    named = action.pop("seat", None)
+    action.pop("now", None)
     if action["kind"] != "sit":
         if mine is None:
             raise IllegalAction("you are not seated at this table")
+        if named is not None and named != mine:
+            raise IllegalAction(f"you can act only for your own seat, {mine}")
         action["seat"] = mine
         return action
+    action["seat_wanted"] = named
     if mine is not None:
         raise IllegalAction(f"you are already in seat {mine}")
     if table.status != TableStatus.OPEN:

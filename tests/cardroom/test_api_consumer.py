@@ -44,7 +44,7 @@ class Client:
         return frame
 
     async def drain(self) -> None:
-        while not await self.communicator.receive_nothing(timeout=0.05):
+        while not await self.communicator.receive_nothing(timeout=0.2):
             await self.receive()
 
     async def send(self, message) -> None:
@@ -142,10 +142,10 @@ async def test_a_flood_is_rate_limited(table):
 async def test_a_replayed_id_is_answered_again_but_applied_once(table):
     (ann,) = await make_clients(table, ["ann"])
     sit = {"type": "action", "id": "sit-1", "action": {"kind": "sit", "buy_in": 20_000}}
-    await ann.send(sit)
-    await ann.drain()
-    await ann.send(sit)
-    await ann.drain()
+    for _ in range(2):
+        await ann.send(sit)
+        while (await ann.receive())["type"] != "ack":
+            pass
     acks = [f for f in ann.frames if f["type"] == "ack" and f["id"] == "sit-1"]
     assert len(acks) == 2
     from accounts.models import Transfer
@@ -191,6 +191,67 @@ async def test_three_players_play_a_hand_and_nothing_leaks(table):
                 if entry.get("seat") != seat:
                     assert "choice" not in entry
                     assert "cards" not in entry
+    from django.core.management import call_command
+
+    await sync_to_async(call_command)("audit_ledger")
+
+
+async def seat_three_and_deal(table: Table) -> list[Client]:
+    clients = await make_clients(table, ["ann", "ben", "cat"])
+    for client in clients:
+        assert (await client.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    await advance(table)
+    for client in clients:
+        assert (await client.act(kind="ante"))["type"] == "ack"
+    for client in clients:
+        await client.drain()
+    return clients
+
+
+async def test_acting_for_another_seat_gets_an_error_frame(table):
+    clients = await seat_three_and_deal(table)
+    await table.arefresh_from_db()
+    version = table.version
+    answer = await clients[0].act(kind="declare", choice="in", seat=1)
+    assert answer["type"] == "error"
+    assert "own seat" in answer["message"]
+    await table.arefresh_from_db()
+    assert table.version == version
+    for client in clients:
+        await client.close()
+
+
+async def test_a_player_who_reconnects_mid_hand_sees_their_cards_and_may_act(table):
+    from cardroom.auth import token_create
+    from cardroom.models import Seat
+
+    clients = await seat_three_and_deal(table)
+    ann = clients[0]
+    dealt = [f for f in ann.frames if f["type"] == "state" and f["you"] and f["you"]["cards"]]
+    cards = dealt[-1]["you"]["cards"]
+    await ann.close()
+    seat = await Seat.objects.select_related("user").aget(table=table, number=0)
+    assert seat.connections == 0
+    again = Client(table.pk, await sync_to_async(token_create)(user=seat.user))
+    state = await again.connect()
+    assert state["you"]["cards"] == cards
+    assert {"kind": "declare", "choices": ["in", "out"]} in state["you"]["legal_actions"]
+    assert (await again.act(kind="declare", choice="in"))["type"] == "ack"
+    for client in (again, *clients[1:]):
+        await client.close()
+
+
+async def test_the_clock_resolves_a_timeout_with_everyone_disconnected(table):
+    from cardroom.models import Hand
+
+    clients = await seat_three_and_deal(table)
+    for client in clients:
+        await client.close()
+    await advance(table)  # the declare deadline: everyone is mucked, the pot carries
+    hand = await Hand.objects.aget(table=table, number=1)
+    assert hand.ended is not None
+    await table.arefresh_from_db()
+    assert table.state["phase"] in ("pause", "ante")
     from django.core.management import call_command
 
     await sync_to_async(call_command)("audit_ledger")

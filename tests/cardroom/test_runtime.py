@@ -63,10 +63,31 @@ def advance(table: Table) -> None:
 def test_a_player_cannot_act_for_another_seat(survivor_table, seated):
     ann, ben, _ = seated
     advance(survivor_table)
-    table_act(table_id=survivor_table.pk, user=ann, action={"kind": "ante", "seat": 1})
     survivor_table.refresh_from_db()
+    version = survivor_table.version
+    with pytest.raises(IllegalAction, match="only for your own seat, 0"):
+        table_act(table_id=survivor_table.pk, user=ann, action={"kind": "ante", "seat": 1})
+    with pytest.raises(IllegalAction, match="not 99"):
+        table_act(table_id=survivor_table.pk, user=ann, action={"kind": "ante", "table": 99})
+    survivor_table.refresh_from_db()
+    assert survivor_table.version == version
     view = table_state(table=survivor_table, user_id=ben.pk)
     assert {"kind": "ante", "amount": 100} in view["you"]["legal_actions"]
+
+
+def test_a_decision_after_its_deadline_is_refused(survivor_table, seated):
+    ann = seated[0]
+    advance(survivor_table)
+    survivor_table.refresh_from_db()
+    late = survivor_table.deadline + timedelta(milliseconds=1)
+    with pytest.raises(IllegalAction, match="too late"):
+        table_act(table_id=survivor_table.pk, user=ann, action={"kind": "ante"}, now=late)
+    assert not Transfer.objects.filter(kind="ante").exists()
+
+
+def test_a_stranger_cannot_act_at_the_table(survivor_table, seated, make_player):
+    with pytest.raises(IllegalAction, match="not seated"):
+        table_act(table_id=survivor_table.pk, user=make_player("zed"), action={"kind": "leave"})
 
 
 def play_to_declare(table, players):

@@ -90,10 +90,36 @@ class Seat(models.Model):
         return f"{self.table_id}#{self.number} {self.user}"
 
 
+class Round(models.Model):
+    """A round of hands (Guts): the pot carries between its hands and is empty between rounds.
+
+    Opened and closed from the game's ``round_started`` and ``round_ended`` events; games
+    without rounds have none.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()
+    started = models.DateTimeField()
+    ended = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table"),
+        ]
+        ordering: ClassVar[list[str]] = ["table", "number"]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} round {self.number}"
+
+
 class Hand(models.Model):
     """One deal: its deck commitment (published), the deck (auditors only), its result."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.PROTECT, related_name="hands"
+    )
     number = models.PositiveIntegerField()
     commitment_root = models.CharField(max_length=64)
     commitment = models.JSONField(

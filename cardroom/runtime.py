@@ -24,7 +24,7 @@ from django.utils import timezone
 from accounts.ledger import Posting, ledger_post
 from accounts.models import User
 from cardroom.engines import engine_for
-from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
+from cardroom.models import Hand, HandEvent, Round, Seat, Table, TableStatus
 from cardroom.places import account_code, transfer_kind
 from games.cards import format_cards
 from games.deck import commit_deck, shuffled_deck
@@ -201,7 +201,10 @@ def _player_action(
 
 def _open_hand(table: Table) -> Hand:
     last = Hand.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
-    return Hand(table=table, number=last + 1, commitment_root="", commitment={}, deck={})
+    round_ = Round.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    return Hand(
+        table=table, round=round_, number=last + 1, commitment_root="", commitment={}, deck={}
+    )
 
 
 def _post_money(table: Table, version: int, events: list[Any], users: dict[int, User]) -> None:
@@ -244,6 +247,14 @@ def _record_events(table: Table, version: int, events: list[Any], now: datetime)
                 private_to=getattr(event, "private_to", None),
             )
         )
+        if data["type"] == "round_started":
+            Round.objects.get_or_create(
+                table=table, number=data["round"], defaults={"started": now}
+            )
+        elif data["type"] == "round_ended":
+            Round.objects.filter(table=table, number=data["round"]).update(
+                ended=now, end_reason=str(data.get("reason", ""))[:40]
+            )
         if data["type"] == "hand_ended" and hand is not None:
             hand.ended = now
             hand.result = data

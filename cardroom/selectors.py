@@ -91,8 +91,14 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
             for pair in result.get("winners", [])
             if isinstance(pair, (list, tuple)) and len(pair) == 2
         ]
+        owed = [
+            {"player": name(pair[0]), "amount": pair[1]}
+            for pair in result.get("owed", [])
+            if isinstance(pair, (list, tuple)) and len(pair) == 2
+        ]
         rows.append(
             {
+                "owed": owed,
                 "number": hand.number,
                 "root": hand.commitment_root,
                 "pot": result.get("pot", 0),

@@ -153,3 +153,12 @@ def test_leaving_between_hands_cashes_out(survivor_table, seated):
     assert seat.left is not None
     assert seat.left <= timezone.now()
     call_command("audit_ledger")
+
+
+def test_rounds_are_recorded_with_their_hands(survivor_table, seated):
+    from cardroom.models import Round
+
+    play_to_declare(survivor_table, seated)
+    round_ = Round.objects.get(table=survivor_table, number=1)
+    assert round_.ended is None
+    assert list(round_.hands.values_list("number", flat=True)) == [1]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User
-from cardroom.models import Game, Table, TableStatus
+from cardroom.history import hand_history, viewer_seats
+from cardroom.models import Game, Hand, Table, TableStatus
 from cardroom.pages import table_page_context
 
 GAMES = (
@@ -62,3 +63,14 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     user: User = request.user  # type: ignore[assignment]
     return render(request, "cardroom/table.html", table_page_context(table=table, user=user))
+
+
+@login_required
+def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    """One hand's history as this user may read it, with the openings that prove its deck."""
+    hand = get_object_or_404(Hand, table_id=table_id, number=number)
+    seats = viewer_seats(hand=hand, user_id=request.user.pk)
+    history = hand_history(hand=hand, seats=seats)
+    if request.GET.get("format") == "json":
+        return JsonResponse(history)
+    return render(request, "cardroom/hand.html", {"history": history, "table": hand.table})

@@ -19,13 +19,24 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from typing import Any, Generic, TypeVar
 
-from games.cards import DECK
-
-from .cardbits import FLUSH_MASK, RANK_MASK, START, SUIT_SHIFT, WILD_SHIFT, suit_mask, weights
+from .cardbits import (
+    CARD_SHIFT,
+    FLUSH_MASK,
+    RANK_MASK,
+    REPEAT_MASK,
+    SUIT_SHIFT,
+    SUIT_UNIT,
+    WILD_MASK,
+    WILD_SHIFT,
+    small_weights,
+    weights,
+    weights_by_suit,
+)
 from .values import (
     FIVE_KIND,
     FLUSH,
@@ -41,13 +52,19 @@ from .values import (
 )
 
 __all__ = [
-    "SMALL_WEIGHTS",
+    "Memo",
     "best_flush",
     "best_of_counts",
-    "five_card_tables",
+    "five_card_key",
+    "five_card_table",
+    "flush_table",
     "natural_key",
+    "rank_table",
     "wild_key",
+    "wild_ranker",
 ]
+
+V = TypeVar("V")
 
 DESCENDING = range(14, 1, -1)
 # Straights by their top card; the wheel's ace plays low (5-4-3-2-A).
@@ -55,7 +72,11 @@ WINDOWS = tuple(
     (high, tuple(14 if rank == 1 else rank for rank in range(high, high - 5, -1)))
     for high in range(14, 4, -1)
 )
-_FLUSH_SUIT = {0x8 << SUIT_SHIFT: 0, 0x80 << SUIT_SHIFT: 1, 0x800 << SUIT_SHIFT: 2}
+_FLUSH_SUIT = {64 << SUIT_SHIFT + 7 * suit: suit for suit in range(4)}
+# The rank counts and wild count of a sum: the key of rank_table().
+_RANKS_AND_WILDS = RANK_MASK | WILD_MASK
+# The suit fields and the wild count, shifted down by SUIT_SHIFT: which suits may make a flush.
+_SUITS_AND_WILDS = (1 << WILD_SHIFT + 4 - SUIT_SHIFT) - 1
 
 
 def _key(category: int, ranks: Sequence[int]) -> int:
@@ -118,14 +139,14 @@ def best_flush(mask: int, wilds: int) -> int:
     return _key(FLUSH, ranks[:5])
 
 
-class _Memo(dict[int, int]):
+class Memo(dict[int, V], Generic[V]):
     """A dict that computes a missing entry once (the lookup itself stays a C call)."""
 
-    def __init__(self, compute: Callable[[int], int]) -> None:
+    def __init__(self, compute: Callable[[int], V]) -> None:
         super().__init__()
         self._compute = compute
 
-    def __missing__(self, key: int) -> int:
+    def __missing__(self, key: int) -> V:
         value = self[key] = self._compute(key)
         return value
 
@@ -139,67 +160,119 @@ def _ranks_entry(key: int) -> int:
 
 
 def _flush_entry(key: int) -> int:
-    return best_flush(key & 0xFFFF, key >> 16)
+    mask = sum(1 << rank for rank in range(2, 15) if key >> 3 * (rank - 2) & 1)
+    return best_flush(mask, key >> WILD_SHIFT & 15)
 
 
 @cache
-def _tables() -> tuple[_Memo, _Memo]:
-    ranks, flushes = _Memo(_ranks_entry), _Memo(_flush_entry)
+def _tables() -> tuple[Memo[int], Memo[int]]:
+    ranks, flushes = Memo(_ranks_entry), Memo(_flush_entry)
     # Every five-card hand up front (the five-card table); six and seven fill in on use.
-    for hand in combinations_with_replacement(range(2, 15), 5):
+    for hand in combinations_with_replacement(range(13), 5):
         if hand[0] == hand[4]:
             continue
-        total = sum(1 << 3 * (rank - 2) for rank in hand)
-        ranks[total] = best_of_counts(_counts(total), 0)
+        total = sum(1 << 3 * rank for rank in hand)
+        ranks[total] = _ranks_entry(total)
         if len(set(hand)) == 5:
-            mask = sum(1 << rank for rank in hand)
-            flushes[mask] = best_flush(mask, 0)
+            flushes[total] = _flush_entry(total)
     return ranks, flushes
 
 
-#: Natural weights without the card bits (see :mod:`games.evaluators.cardbits`).
-SMALL_WEIGHTS: tuple[int, ...] = tuple(
-    1 << 3 * (index >> 2) | 1 << (SUIT_SHIFT + 4 * (index & 3)) for index in range(52)
-)
+def rank_table() -> Memo[int]:
+    """The best key, suits aside, by a sum's rank counts and wild count (``& _RANKS_AND_WILDS``).
+
+    Filled on use past five cards.
+    """
+    return _tables()[0]
+
+
+def flush_table() -> Memo[int]:
+    """The best straight flush or flush of one suit, by that suit's natural ranks (a set, in the
+    layout of the rank counts) plus the sum's wild count (``& WILD_MASK``). Filled on use."""
+    return _tables()[1]
 
 
 @cache
-def five_card_tables() -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
-    """Tables for exactly five cards given as :data:`games.cards.DECK` objects.
+def five_card_table() -> dict[int, int]:
+    """The key of every hand of exactly five natural cards, by ``total & (RANK_MASK | FLUSH_MASK)``.
 
-    Returns the :data:`SMALL_WEIGHTS` by ``id(card)``, then the keys of flushes and of the
-    other hands, both by the rank part of the hand's sum (``total & RANK_MASK``).
+    The rank counts alone, or with the flush bit of the suit of a flush (11,323 entries).
     """
-    ranks, _ = _tables()
-    by_id = {id(card): SMALL_WEIGHTS[card.index] for card in DECK}
-    others = {
+    ranks, flushes = _tables()
+    table = {
         total: value
         for total, value in ranks.items()
-        if sum(total >> 3 * digit & 7 for digit in range(13)) == 5
+        if not total & WILD_MASK and sum(_counts(total)) == 5
     }
-    flushes = {
-        sum(1 << 3 * rank for rank in hand): best_flush(sum(1 << rank + 2 for rank in hand), 0)
-        for hand in combinations(range(13), 5)
-    }
-    return by_id, flushes, others
+    for hand in combinations(range(13), 5):
+        total = sum(1 << 3 * rank for rank in hand)
+        for flush in _FLUSH_SUIT:
+            table[total | flush] = flushes[total]
+    return table
+
+
+@cache
+def five_card_key() -> Callable[[Sequence[int]], int]:
+    """The key of exactly five card indices, no wild cards: five additions and one lookup."""
+    table = five_card_table()
+    weight = small_weights(frozenset())
+    mask = RANK_MASK | FLUSH_MASK
+
+    def key(hand: Sequence[int]) -> int:
+        a, b, c, d, e = hand
+        return table[weight[a] + weight[b] + weight[c] + weight[d] + weight[e] & mask]
+
+    return key
 
 
 @cache
 def natural_key() -> Callable[[Sequence[int]], int]:
     """The key of five, six or seven card indices, no wild cards (best five of them)."""
     ranks, flushes = _tables()
-    # Without the card bits the sum stays a two-digit int, which adds faster; the rare
-    # flush (about 3 hands in 100 of seven cards) collects its suit's ranks by a loop.
-    get = SMALL_WEIGHTS.__getitem__
+    # Without the card counts the sum stays a three-digit int, which adds faster; the rare
+    # flush (about 3 hands in 100 of seven cards) collects its suit's ranks by a loop. Seven
+    # and six cards are added inline: faster than sum(map(...)), which builds two iterators.
+    weight = small_weights(frozenset())
+    get = weight.__getitem__
 
     def key(hand: Sequence[int]) -> int:
-        total = sum(map(get, hand), START)
+        count = len(hand)
+        if count == 7:
+            a, b, c, d, e, f, g = hand
+            total = (
+                weight[a] + weight[b] + weight[c] + weight[d] + weight[e] + weight[f] + weight[g]
+            )
+        elif count == 6:
+            a, b, c, d, e, f = hand
+            total = weight[a] + weight[b] + weight[c] + weight[d] + weight[e] + weight[f]
+        else:
+            total = sum(map(get, hand))
         if total & FLUSH_MASK:
-            suit = _FLUSH_SUIT.get(total & FLUSH_MASK, 3)
-            return flushes[sum(1 << (index >> 2) + 2 for index in hand if index & 3 == suit)]
+            suit = _FLUSH_SUIT[total & FLUSH_MASK]
+            return flushes[sum(1 << 3 * (index >> 2) for index in hand if index & 3 == suit)]
         return ranks[total & RANK_MASK]
 
     return key
+
+
+def _natural_field(wild: frozenset[int]) -> int:
+    """The rank-count positions of the natural ranks (one bit each)."""
+    return sum(1 << 3 * (rank - 2) for rank in range(2, 15) if rank not in wild)
+
+
+def _flush_suits(key: int) -> tuple[int, ...]:
+    # Shifts of the card fields of the suits whose natural cards and the wild cards make five.
+    wilds = key >> WILD_SHIFT - SUIT_SHIFT & 15
+    return tuple(
+        CARD_SHIFT + 39 * suit
+        for suit in range(4)
+        if (key >> 7 * suit & 127) // SUIT_UNIT + wilds >= 5
+    )
+
+
+@cache
+def _flush_suit_table() -> Memo[tuple[int, ...]]:
+    return Memo(_flush_suits)
 
 
 @cache
@@ -208,31 +281,69 @@ def wild_key(wild: frozenset[int]) -> Callable[[Sequence[int]], int]:
     if not wild:
         return natural_key()
     ranks, flushes = _tables()
-    table = weights(wild)
-    get = table.__getitem__
-    natural_ranks = 0xFFFF & ~sum(1 << rank for rank in wild)
-    flush_suits: dict[int, tuple[int, ...]] = {}
-
-    def suited(total: int) -> tuple[int, ...]:
-        # Suits with enough natural cards that the wild cards can complete a flush.
-        wilds = total >> WILD_SHIFT & 15
-        found = tuple(
-            suit for suit in range(4) if (total >> (SUIT_SHIFT + 4 * suit) & 15) - 3 + wilds >= 5
-        )
-        flush_suits[total >> SUIT_SHIFT & 0xFFFFF] = found
-        return found
+    suits = _flush_suit_table()
+    get = weights(wild).__getitem__
+    natural = _natural_field(wild)
 
     def key(hand: Sequence[int]) -> int:
-        total = sum(map(get, hand), START)
-        wilds = total >> WILD_SHIFT & 15
-        best = ranks[total & RANK_MASK | wilds << WILD_SHIFT]
-        found = flush_suits.get(total >> SUIT_SHIFT & 0xFFFFF)
-        if found is None:
-            found = suited(total)
-        for suit in found:
-            value = flushes[suit_mask(total, suit) & natural_ranks | wilds << 16]
+        total = sum(map(get, hand))
+        wilds = total & WILD_MASK
+        best = ranks[total & _RANKS_AND_WILDS]
+        for shift in suits[total >> SUIT_SHIFT & _SUITS_AND_WILDS]:
+            value = flushes[total >> shift & natural | wilds]
             if value > best:
                 best = value
         return best
 
     return key
+
+
+def wild_ranker(
+    wild: frozenset[int], sizes: tuple[int, ...], values: Mapping[int, V]
+) -> Callable[[Any], V | None]:
+    """``values[key]`` of a sequence of ``sizes`` Card objects, wild ranks ``wild`` (rank_hand).
+
+    Reads each card's ``suit`` and ``rank`` slots (:func:`weights_by_suit`). Returns None (a card
+    held twice, a wrong count) or raises (TypeError, ValueError, AttributeError, KeyError...)
+    for what is not such a hand: the caller then takes its full path, which names the fault.
+    """
+    ranks, flushes = _tables()
+    suits = _flush_suit_table()
+    weight = weights_by_suit(wild)
+    natural = _natural_field(wild)
+    five_only = sizes == (5,)
+
+    def rank(cards: Any) -> V | None:
+        count = len(cards)
+        w = weight
+        if count == 5:
+            a, b, c, d, e = cards
+            total = (
+                w[a.suit][a.rank] + w[b.suit][b.rank] + w[c.suit][c.rank] + w[d.suit][d.rank]
+                + w[e.suit][e.rank]
+            )  # fmt: skip
+        elif five_only:
+            return None
+        elif count == 7:
+            a, b, c, d, e, f, g = cards
+            total = (
+                w[a.suit][a.rank] + w[b.suit][b.rank] + w[c.suit][c.rank] + w[d.suit][d.rank]
+                + w[e.suit][e.rank] + w[f.suit][f.rank] + w[g.suit][g.rank]
+            )  # fmt: skip
+        else:
+            a, b, c, d, e, f = cards
+            total = (
+                w[a.suit][a.rank] + w[b.suit][b.rank] + w[c.suit][c.rank] + w[d.suit][d.rank]
+                + w[e.suit][e.rank] + w[f.suit][f.rank]
+            )  # fmt: skip
+        if total & REPEAT_MASK:
+            return None
+        wilds = total & WILD_MASK
+        best = ranks[total & _RANKS_AND_WILDS]
+        for shift in suits[total >> SUIT_SHIFT & _SUITS_AND_WILDS]:
+            value = flushes[total >> shift & natural | wilds]
+            if value > best:
+                best = value
+        return values[best]
+
+    return rank

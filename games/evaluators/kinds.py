@@ -23,8 +23,16 @@ from typing import Any
 
 from games.cards import RANKS, Card
 
-from .cardbits import FLUSH_MASK, RANK_MASK, START, indices
-from .five import five_card_tables, wild_key
+from .cardbits import FLUSH_MASK, FLUSH_SHIFTS, RANK_MASK, REPEAT_MASK, indices, weights_by_suit
+from .five import (
+    Memo,
+    five_card_key,
+    five_card_table,
+    flush_table,
+    rank_table,
+    wild_key,
+    wild_ranker,
+)
 from .low import low_napalm_key, low_nuts_key
 from .small import ThreeCardRules, TwoCardRules, one_card_key, two_card_table
 from .small import three_card_table as small_table
@@ -142,6 +150,8 @@ def _build(kind: str, settings: dict[str, Any]) -> Key:
         )
     if kind in ("three_five_seven_stage_one", "chinese_front"):
         return _three(ThreeCardRules(straights_flushes=False, wild=wild))
+    if kind == "five_card" and not wild:
+        return five_card_key()
     if kind in ("five_card", "best_five"):
         return wild_key(wild)
     if kind == "low_nuts":
@@ -188,8 +198,8 @@ def _evaluator(kind: str, options: tuple[tuple[str, Any], ...]) -> _Evaluator:
     evaluator = _Evaluator(kind, KINDS[kind][0], _build(kind, settings), _Values(kind))
     if not options:
         _PLAIN[kind] = evaluator
-        if kind == "five_card":
-            _enable_five_card(evaluator.values)
+    if kind in ("five_card", "best_five"):
+        _enable_fast(kind, options, settings["wild_ranks"], evaluator)
     return evaluator
 
 
@@ -211,21 +221,41 @@ _PLAIN: dict[str, _Evaluator] = {}
 # Evaluators by the call's own spelling (kind, options in call order): one dict lookup.
 _BY_CALL: dict[tuple[str, tuple[tuple[str, Any], ...], tuple[type, ...]], _Evaluator] = {}
 
-# rank_hand's inline five-card path, switched on once its tables exist (see five_card_tables).
-_FIVE_READY = False
-_FIVE_WEIGHTS: dict[int, int] = {}
-_FIVE_FLUSHES: dict[int, HandValue] = {}
-_FIVE_OTHERS: dict[int, HandValue] = {}
-# Set when some rank has two cards or more: only then can a repeated card hide in a sum.
-_TWO_OF_A_RANK = sum(0b110 << 3 * digit for digit in range(13))
+# rank_hand's inline paths for five_card and best_five. They read the cards' slots (see
+# weights_by_suit), so any Card object takes them, not only DECK's. Their tables stay empty
+# until the first call has taken the full path, which builds the evaluator (_enable_fast):
+# until then a lookup fails and that call goes the full way.
+_BY_SUIT: dict[str, list[Any]] = weights_by_suit(frozenset())
+# A hand's sum thus masked keys exactly five cards: the rank counts, the flush bit of a suit
+# of five, and the bits that a card held twice sets, which no table key has (KeyError).
+_FIVE_MASK = RANK_MASK | FLUSH_MASK | REPEAT_MASK
+_FLUSH_OR_REPEAT = FLUSH_MASK | REPEAT_MASK
+_FIVE: dict[int, HandValue] = {}  # five_card: by sum & _FIVE_MASK
+_BEST_OF_FIVE: dict[int, HandValue] = {}  # best_five of five cards: the same
+_BEST: dict[int, HandValue] = {}  # best_five of six or seven, no flush: by the rank counts
+_BEST_FLUSH: dict[int, HandValue] = {}  # ... with a flush: by the ranks of its suit
+# Wild-card paths by (kind, the wild_ranks text as called): see wild_ranker.
+_WILD: dict[tuple[str, str], Callable[[Any], HandValue | None]] = {}
 
 
-def _enable_five_card(values: _Values) -> None:
-    global _FIVE_READY, _FIVE_WEIGHTS, _FIVE_FLUSHES, _FIVE_OTHERS
-    _FIVE_WEIGHTS, flushes, others = five_card_tables()
-    _FIVE_FLUSHES = {total: values[key] for total, key in flushes.items()}
-    _FIVE_OTHERS = {total: values[key] for total, key in others.items()}
-    _FIVE_READY = True
+def _enable_fast(
+    kind: str, options: tuple[tuple[str, Any], ...], wild: frozenset[int], evaluator: _Evaluator
+) -> None:
+    global _FIVE, _BEST_OF_FIVE, _BEST, _BEST_FLUSH
+    values = evaluator.values
+    if options:
+        # Only a lone wild_ranks text has an inline path; other options take the full one.
+        if len(options) == 1 and options[0][0] == "wild_ranks" and isinstance(options[0][1], str):
+            _WILD[kind, options[0][1]] = wild_ranker(wild, evaluator.sizes, values)
+        return
+    five = {total: values[key] for total, key in five_card_table().items()}
+    if kind == "five_card":
+        _FIVE = five
+        return
+    ranks, flushes = rank_table(), flush_table()
+    _BEST = Memo(lambda total: values[ranks[total]])
+    _BEST_FLUSH = Memo(lambda suited: values[flushes[suited]])
+    _BEST_OF_FIVE = five
 
 
 def rank_hand(kind: str, cards: Iterable[Card] | str, /, **options: Any) -> HandValue:
@@ -241,37 +271,57 @@ def rank_hand(kind: str, cards: Iterable[Card] | str, /, **options: Any) -> Hand
     ...
     games.evaluators.values.EvaluatorError: five_card takes 5 cards, not 2
     """
-    if kind == "five_card" and _FIVE_READY and not options:
-        # The hottest call, inlined: five DECK cards summed (see five_card_tables); any
-        # other input (text, other Card objects, a repeat, a wrong count) takes the full path.
-        try:
-            a, b, c, d, e = cards  # type: ignore[str-unpack]
-            total = (
-                _FIVE_WEIGHTS[id(a)]
-                + _FIVE_WEIGHTS[id(b)]
-                + _FIVE_WEIGHTS[id(c)]
-                + _FIVE_WEIGHTS[id(d)]
-                + _FIVE_WEIGHTS[id(e)]
-                + START
-            )
-            if total & FLUSH_MASK:
-                # Five ranks of one suit; a repeated card is not in this table (KeyError).
-                return _FIVE_FLUSHES[total & RANK_MASK]
-            if not total & _TWO_OF_A_RANK or (
-                a is not b
-                and a is not c
-                and a is not d
-                and a is not e
-                and b is not c
-                and b is not d
-                and b is not e
-                and c is not d
-                and c is not e
-                and d is not e
-            ):
-                return _FIVE_OTHERS[total & RANK_MASK]
-        except (KeyError, ValueError, TypeError):
-            pass
+    # The hottest calls, inlined: a sized collection of Card objects (len() first, so that an
+    # iterator reaches the full path unread). Whatever these paths do not answer (text, a card
+    # held twice, a wrong count, tables not built yet) raises or falls through to the full path,
+    # which checks everything and names the fault.
+    hand: Any = cards  # unchecked here: these paths try, and give up on any error
+    try:
+        if not options:
+            if kind == "five_card":
+                if len(hand) == 5:
+                    a, b, c, d, e = hand
+                    w = _BY_SUIT
+                    return _FIVE[
+                        w[a.suit][a.rank] + w[b.suit][b.rank] + w[c.suit][c.rank]
+                        + w[d.suit][d.rank] + w[e.suit][e.rank]
+                        & _FIVE_MASK
+                    ]  # fmt: skip
+            elif kind == "best_five":
+                count = len(hand)
+                w = _BY_SUIT
+                if count == 7:
+                    a, b, c, d, e, f, g = hand
+                    total = (
+                        w[a.suit][a.rank] + w[b.suit][b.rank] + w[c.suit][c.rank]
+                        + w[d.suit][d.rank] + w[e.suit][e.rank] + w[f.suit][f.rank]
+                        + w[g.suit][g.rank]
+                    )  # fmt: skip
+                elif count == 6:
+                    a, b, c, d, e, f = hand
+                    total = (
+                        w[a.suit][a.rank] + w[b.suit][b.rank] + w[c.suit][c.rank]
+                        + w[d.suit][d.rank] + w[e.suit][e.rank] + w[f.suit][f.rank]
+                    )  # fmt: skip
+                else:
+                    a, b, c, d, e = hand
+                    return _BEST_OF_FIVE[
+                        w[a.suit][a.rank] + w[b.suit][b.rank] + w[c.suit][c.rank]
+                        + w[d.suit][d.rank] + w[e.suit][e.rank]
+                        & _FIVE_MASK
+                    ]  # fmt: skip
+                if not total & _FLUSH_OR_REPEAT:
+                    return _BEST[total & RANK_MASK]
+                if not total & REPEAT_MASK:
+                    # Without wild cards, six or seven cards have one flush suit at most, and
+                    # its ranks alone make the best hand.
+                    return _BEST_FLUSH[total >> FLUSH_SHIFTS[total & FLUSH_MASK] & RANK_MASK]
+        elif len(options) == 1:
+            value = _WILD[kind, options.get("wild_ranks")](hand)  # type: ignore[index]
+            if value is not None:
+                return value
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+        pass
     if not options:
         plain = _PLAIN.get(kind)
         if plain is not None:

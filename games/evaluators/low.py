@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from .cardbits import RANK_MASK, START, weights
-from .five import _Memo, natural_key
+from .cardbits import RANK_MASK, small_weights
+from .five import Memo, five_card_key
 from .values import (
     CATEGORIES,
     FLUSH,
@@ -69,11 +69,11 @@ def _nuts_entry(total: int) -> int:
 @cache
 def low_nuts_key() -> Callable[[Sequence[int]], int]:
     """The ``low_nuts`` key of two to five card indices."""
-    table = _Memo(_nuts_entry)
-    get = weights(frozenset()).__getitem__
+    table = Memo(_nuts_entry)
+    get = small_weights(frozenset()).__getitem__
 
     def key(hand: Sequence[int]) -> int:
-        return table[sum(map(get, hand), START) & RANK_MASK]
+        return table[sum(map(get, hand)) & RANK_MASK]
 
     return key
 
@@ -99,8 +99,8 @@ def napalm_from_five(key: int) -> int:
 @cache
 def low_napalm_key() -> Callable[[Sequence[int]], int]:
     """The ``low_napalm`` key of five card indices."""
-    five = natural_key()
-    table = _Memo(napalm_from_five)
+    five = five_card_key()
+    table = Memo(napalm_from_five)
 
     def key(hand: Sequence[int]) -> int:
         return table[five(hand)]

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from games.cards import Card
 
 from .cardbits import indices
-from .five import natural_key
+from .five import five_card_key
 from .small import ThreeCardRules, three_card_table
 from .values import FLUSH, STRAIGHT, STRAIGHT_FLUSH, EvaluatorError
 
@@ -40,7 +40,7 @@ def _row(cards: Row) -> tuple[int, list[int], int]:
         a, b, c = hand
         key = three_card_table(ThreeCardRules(straights_flushes=False))[a << 12 | b << 6 | c]
     elif len(hand) == 5:
-        key = natural_key()(hand)
+        key = five_card_key()(hand)
     else:
         raise EvaluatorError(f"a row has 3 cards (front) or 5 (middle, back), not {len(hand)}")
     category = key >> 20 & 15

@@ -39,7 +39,7 @@ play: migrate
 
 test: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/pytest -n 2 --dist loadgroup -q
+	$(BIN)/pytest -n 2 --dist loadgroup -q -rs
 
 lint: install
 	$(BIN)/ruff check .

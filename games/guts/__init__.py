@@ -1,10 +1,15 @@
-"""Guts: online Monte Carlo and Survivor (rules/guts-online.md) as a pure state machine.
+"""Guts as pure state machines: online Monte Carlo and Survivor (rules/guts-online.md) and
+classic one-deal Guts with its options and presets (rules/guts-classic.md).
+
+:data:`GUTS` is the :class:`games.engine.Game` the table runtime uses; :func:`make_config`
+builds a validated config from a preset and options; :func:`new_table` gives the empty table
+that players join with ``sit``.
 
 >>> config = make_config("monte_carlo", {"ante": 25})
 >>> config.match_cap, config.min_buy_in
 (500, 2500)
->>> GUTS.name
-'guts'
+>>> GUTS.name, GUTS.view(new_table(make_config("kitty", {"ante": 25})), None)["phase"]
+('guts', 'waiting')
 """
 
 from games.guts.game import GUTS, PRESETS, GutsGame, make_config, new_table

@@ -1,8 +1,10 @@
 """House bots for online Guts, and a driver that plays a table with them (simulate, bench).
 
-The bot policy is deliberately simple: always ante; go In with a pair or better (or with a hand
-at least as good as ``threshold``); top up to the minimum buy-in when the stack runs short. The
-driver never reads a clock: it jumps its own ``now`` to each deadline.
+The bot policy is deliberately simple: always ante; go In with a pair or better (two-card
+hands: ace-ten or better), pass the lowest card left; top up to the minimum buy-in when the
+stack runs short. The driver never reads a clock: it jumps its own ``now`` to each deadline.
+Online tables take a direct path through :func:`games.guts.online.apply` (the benchmark's);
+classic tables go through :data:`games.guts.GUTS`.
 
 >>> from games.guts.game import make_config
 >>> driver = Driver(make_config("monte_carlo", {"ante": 10}), players=3, rng=random.Random(2))
@@ -18,10 +20,12 @@ from typing import Any
 
 from games.cards import DECK, parse_cards
 from games.guts import events as ev
-from games.guts.config import OnlineConfig
+from games.guts.classic_settle import hand_of, key_for
+from games.guts.classic_state import ClassicState
+from games.guts.game import GUTS, Config, State, new_table
 from games.guts.online import apply
 from games.guts.showdown import hand_key
-from games.guts.table import OnlineState, new_table
+from games.guts.table import OnlineState
 
 __all__ = ["Driver", "pair_or_better"]
 
@@ -33,6 +37,20 @@ def pair_or_better() -> int:
     return hand_key("three_card")([card.index for card in parse_cards("2c 2d 3h")])
 
 
+def _classic_thresholds(state: ClassicState) -> tuple[int, int]:
+    """Keys a bot compares with: at least the first is In (High), at most the second Low."""
+    two = state.config.hand_kind == "two_card"
+    high, low = ("Ac Td", "7c 5d") if two else ("2c 2d 3h", "7c 5d 3h")
+    key = key_for(state)
+    return key([c.index for c in parse_cards(high)]), key([c.index for c in parse_cards(low)])
+
+
+def _classic_choice(state: ClassicState, value: int, high: int, low: int) -> str:
+    if not state.config.hi_lo:
+        return "in" if value >= high else "out"
+    return "high" if value >= high else "low" if value <= low else "out"
+
+
 class Driver:
     """A table of bots, played hand after hand through :func:`games.guts.online.apply`.
 
@@ -42,14 +60,14 @@ class Driver:
 
     def __init__(
         self,
-        config: OnlineConfig,
+        config: Config,
         *,
         players: int,
         rng: random.Random,
         audit: bool = True,
         threshold: int | None = None,
     ) -> None:
-        self.state: OnlineState = new_table(config)
+        self.state: State = new_table(config)
         self.rng = rng
         self.audit = audit
         self.now = 0.0
@@ -69,7 +87,10 @@ class Driver:
     def act(self, action: dict[str, Any]) -> None:
         """Apply one action at the driver's ``now`` and record its events."""
         action["now"] = self.now
-        self.state, events = apply(self.state, action)
+        if isinstance(self.state, OnlineState):
+            self.state, events = apply(self.state, action)
+        else:
+            self.state, events = GUTS.apply(self.state, action)
         for event in events:
             kind = type(event)
             if kind is ev.HandStarted:
@@ -91,12 +112,15 @@ class Driver:
                 ledger[move.source] = ledger.get(move.source, 0) - move.amount
                 ledger[move.target] = ledger.get(move.target, 0) + move.amount
         state = self.state
-        on_table = state.pot
+        reserve = state.reserve if isinstance(state, ClassicState) else 0
+        on_table = state.pot + reserve
         for index, seat in enumerate(state.seats):
             if seat is not None:
                 on_table += seat.stack
                 if ledger.get(f"stack:{index}", 0) != seat.stack:
                     self.conserved = False
+        if ledger.get("reserve", 0) != reserve:
+            self.conserved = False
         if ledger.get("pot", 0) != state.pot or on_table + self.rake != self.bought_in:
             self.conserved = False
         if sum(ledger.values()) != 0:
@@ -111,6 +135,9 @@ class Driver:
     def step(self) -> None:
         """Take the next action the table is waiting for."""
         state = self.state
+        if isinstance(state, ClassicState):
+            self._classic_step(state)
+            return
         phase = state.phase
         config = state.config
         if phase == "deal":
@@ -144,5 +171,47 @@ class Driver:
                 for seat, player in enumerate(state.seats):
                     if player is not None and player.stack < config.ante:
                         self.act({"kind": "top_up", "seat": seat, "amount": config.min_buy_in})
+            self.now = max(self.now, self.state.deadline or self.now)
+            self.act({"kind": "timeout"})
+
+    def _shuffled(self) -> list[str]:
+        deck = _DECK_TEXT[:]
+        self.rng.shuffle(deck)
+        return deck
+
+    def _classic_step(self, state: ClassicState) -> None:
+        phase = state.phase
+        config = state.config
+        if phase == "deal":
+            self.act({"kind": "deal", "deck": self._shuffled()})
+        elif phase == "pass":
+            for seat in state.dealt:
+                if state.passes[seat] < 0 and self.state.phase == "pass":
+                    lowest = min(state.cards[seat], key=lambda card: card // 4)
+                    self.act({"kind": "pass", "seat": seat, "card": str(DECK[lowest])})
+        elif phase == "declare":
+            key = key_for(state)
+            high, low = _classic_thresholds(state)
+            for seat in state.dealt:
+                current = self.state
+                if not isinstance(current, ClassicState) or current.phase != "declare":
+                    break
+                if current.choices[seat] or current.turn not in (None, seat):
+                    continue
+                cards = hand_of(current, seat)
+                if len(cards) == 2 and current.config.hand_kind == "three_card":
+                    # Two Plus One's first declare, on two cards
+                    two = hand_key("two_card")
+                    strong = two(cards) >= two([c.index for c in parse_cards("Ac Td")])
+                    choice = "in" if strong else "out"
+                else:
+                    choice = _classic_choice(current, key(cards), high, low)
+                self.act({"kind": "declare", "seat": seat, "choice": choice})
+        else:
+            for seat, player in enumerate(state.seats):
+                if player is not None and player.stack < config.ante:
+                    self.act({"kind": "top_up", "seat": seat, "amount": config.min_buy_in})
+            if self.state.phase == "waiting":
+                raise RuntimeError("the bots' table cannot start a game")
             self.now = max(self.now, self.state.deadline or self.now)
             self.act({"kind": "timeout"})

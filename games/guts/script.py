@@ -15,6 +15,7 @@ ante and listed in ``antes`` posts it; the others asked decline; a short loser s
 the ante call closes pays what they have. ``cards`` is what each player in the hand is dealt (a
 player left out gets the deck's next unused cards). A player missing from ``declare`` times out
 (Out). ``top_up`` is applied after the hand's showdown, in the pause (the top-up window).
+Classic presets play through :mod:`games.guts.classic_script`.
 
 >>> result = run_script({"game": "guts", "preset": "survivor", "options": {"ante": 100},
 ...     "button": "A", "players": {"A": 10000, "B": 10000},
@@ -32,6 +33,8 @@ from typing import Any
 from games.cards import DECK, CardError, parse_cards
 from games.engine import seat_order
 from games.guts import events as ev
+from games.guts.classic_config import ClassicConfig
+from games.guts.classic_script import run_classic_script
 from games.guts.game import make_config
 from games.guts.online import apply, seat_player
 from games.guts.rounds import evolve
@@ -192,14 +195,17 @@ def run_script(data: Mapping[str, Any]) -> dict[str, Any]:
     players = _mapping(data.get("players"), "players (name: stack in cents)")
     if not 2 <= len(players) <= 10:
         raise ValueError("a guts script needs 2 to 10 players")
+    for name, stack in players.items():
+        if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
+            raise ValueError(f"{name}'s stack must be a whole number of cents, not {stack!r}")
     options = dict(_mapping(data.get("options", {}), "options"))
     options.setdefault("seats", max(7, len(players)))
     config = make_config(str(data.get("preset", "monte_carlo")), options)
+    if isinstance(config, ClassicConfig):
+        return run_classic_script(data, config)
     state = new_table(config)
     names = [str(name) for name in players]
     for seat, (name, stack) in enumerate(players.items()):
-        if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
-            raise ValueError(f"{name}'s stack must be a whole number of cents, not {stack!r}")
         state = seat_player(state, seat, name, stack)
     if "button" in data:
         if data["button"] not in names:

@@ -19,8 +19,9 @@ equality. Money leaves the pot only through :func:`pay_out`, which takes the rak
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
+from games.cards import DECK
 from games.engine import rake_amount, split_amount
 from games.evaluators import key_function, rank_hand
 from games.guts.events import PotWon, RakeTaken
@@ -37,9 +38,17 @@ def hand_key(
 
 
 def describe(kind: str, cards: Sequence[int], options: tuple[tuple[str, object], ...] = ()) -> str:
-    """A hand in words, such as ``"pair of nines, king kicker"`` (for the reveal)."""
-    from games.cards import DECK
+    """A hand in words, such as ``"pair of nines, king kicker"`` (for the reveal).
 
+    >>> describe("three_card", (29, 30, 44))
+    'pair of nines, king kicker'
+    """
+    return _describe(kind, tuple(sorted(cards)), options)
+
+
+@lru_cache(maxsize=65_536)
+def _describe(kind: str, cards: tuple[int, ...], options: tuple[tuple[str, object], ...]) -> str:
+    # cached: a showdown describes every hand shown, and there are few distinct hands
     return str(rank_hand(kind, [DECK[index] for index in cards], **dict(options)))
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.cards import DECK
+from games.cards import DECK, parse_cards
 from games.guts.config import OnlineConfig, online_config
 
 __all__ = ["OnlineState", "Seat", "dump_state", "load_state", "new_table"]
@@ -132,8 +132,6 @@ def dump_state(state: OnlineState) -> dict[str, Any]:
 
 def load_state(data: dict[str, Any]) -> OnlineState:
     """Read back a state written by :func:`dump_state`."""
-    from games.cards import parse_cards
-
     options = dict(data["config"])
     config = online_config(options.pop("preset"), options)
     seats = tuple(None if seat is None else Seat(**seat) for seat in data["seats"])

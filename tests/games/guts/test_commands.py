@@ -137,3 +137,65 @@ def test_bench_reports_survivor_hands_per_second() -> None:
     figures = commands.bench(quick=True)
     assert list(figures) == ["survivor_hands_per_s"]
     assert figures["survivor_hands_per_s"] > 0
+
+
+def test_a_classic_script_plays_the_seed_reserve_example() -> None:
+    data = {
+        "game": "guts",
+        "preset": "two_card",
+        "options": {"ante": 20, "pot_limit": 100, "rake_basis_points": 0},
+        "button": "D",
+        "players": {"A": 10000, "B": 10000, "C": 10000, "D": 10000},
+        "hands": [
+            {"cards": {"A": "As Ad", "B": "Ks Kd", "C": "Qs Qd", "D": "Js Jd"},
+             "declare": {"A": "in", "B": "in", "C": "in", "D": "in"}},
+            {"declare": {"B": "in", "C": "out", "D": "out", "A": "out"}},
+            {"declare": {"C": "in", "D": "out", "A": "out", "B": "out"}},
+        ],
+    }  # fmt: skip
+    result = commands.script(data)
+    assert [hand["pot"] for hand in result["hands"]] == [80, 100, 100]
+    assert result["hands"][0]["payments"] == {"B": 80, "C": 80, "D": 80}
+    assert result["hands"][1]["winners"] == {"B": 100}
+    assert (result["pot"], result["reserve"]) == (40, 0)
+    assert result["round_over"] is False
+    assert sum(result["stacks"].values()) + result["pot"] == 40_000
+
+
+def test_a_classic_script_with_a_ghost_a_pass_and_a_second_declare() -> None:
+    kitty = {
+        "game": "guts",
+        "preset": "kitty",
+        "options": {"ante": 100, "declare": "simultaneous"},
+        "players": {"A": 10000, "B": 10000},
+        "hands": [{"cards": {"A": "As Kd"}, "ghost": "Ad Ks", "declare": {"A": "in"}}],
+    }
+    (hand,) = commands.script(kitty)["hands"]
+    assert hand["payments"] == {"A": 200}
+    passing = {
+        "game": "guts",
+        "preset": "three_card",
+        "options": {"ante": 100, "pass_left": True},
+        "button": "B",
+        "players": {"A": 10000, "B": 10000},
+        "hands": [
+            {"cards": {"A": "As Ad 2c", "B": "Ks Kd 3c"}, "pass": {"A": "2c", "B": "Kd"},
+             "declare": {"A": "in", "B": "in"}},
+        ],
+    }  # fmt: skip
+    (hand,) = commands.script(passing)["hands"]
+    assert hand["shown"] == {"A": "As Ad Kd", "B": "Ks 3c 2c"}
+    two_plus_one = {
+        "game": "guts",
+        "preset": "two_plus_one",
+        "options": {"ante": 100, "second_declare": True, "rake_basis_points": 0},
+        "button": "B",
+        "players": {"A": 10000, "B": 10000},
+        "hands": [
+            {"cards": {"A": "As Ad", "B": "Ks Kd"}, "declare": {"A": "in", "B": "in"},
+             "second_declare": {"A": "in", "B": "out"}},
+        ],
+    }  # fmt: skip
+    result = commands.script(two_plus_one)
+    assert result["hands"][0]["winners"] == {"A": 400}
+    assert result["stacks"] == {"A": 10_200, "B": 9_800}

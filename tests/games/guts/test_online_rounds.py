@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from games.guts.rounds import evolve
 
 from .helpers import Table, of
@@ -191,8 +193,6 @@ def test_the_state_keeps_money_in_balance_over_a_round() -> None:
 
 
 def test_evolve_carries_every_field_of_the_state() -> None:
-    from dataclasses import fields
-
     state = Table().state
     for field in fields(state):
         marker = object()

@@ -1,0 +1,416 @@
+"""Classic one-deal Guts as a state machine (rules/guts-classic.md: the basic game and options).
+
+``apply(state, action) -> (state, events)``. Player actions: ``sit`` (``stack``), ``leave``,
+``top_up`` (``amount``), ``sit_out``, ``sit_in``, ``pass`` (``card``, Pass Left), ``declare``
+(``choice``: ``in`` or ``out``; Hi-Lo: ``high``, ``low``, ``both``, ``out``). Runtime actions:
+``connect`` / ``disconnect``, ``deal`` (``deck``), ``timeout``.
+
+Decisions where the page is silent (besides those in :mod:`games.guts.classic_deal` and
+:mod:`games.guts.classic_settle`):
+
+- Sequential declare: each choice is public at once (players see the earlier choices). The
+  dealer In automatically when everyone before is Out counts as declaring In (and, with
+  ``dealer_challenge``, opens the challenge round: every other player may declare In once more,
+  in order). A player whose turn times out is Out.
+- Hi-Lo: players declare ``high``, ``low``, ``both`` or ``out``; there is no automatic In for
+  the dealer (any declare may end with everyone Out, and ``all_out`` applies).
+- Pass Left: a player who lets the pass time out passes their last card.
+- No Peek: a seat's own cards stay hidden from it until the showdown (the deal's events are
+  readable by nobody; each owner sees its cards in the view once the hand is over).
+- Two Plus One: a lone player In after the first declare takes the pot on two cards; the
+  dealer's rules apply to the first declare only; with ``second_declare`` the extra ante is
+  posted as the third card is dealt (all the stack, if less).
+- Leaving during a hand is Out at once (a choice already made stands); the stack goes back
+  when the hand ends. Chips may be added between deals only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from games.cards import DECK
+from games.engine import IllegalAction
+from games.guts import events as ev
+from games.guts.books import Books
+from games.guts.checks import action_amount, action_now, action_seat
+from games.guts.classic_deal import deal_cards, eligible, next_deal
+from games.guts.classic_settle import settle, settle_hi_lo
+from games.guts.classic_state import ClassicState
+from games.guts.rounds import next_button, put, with_stack
+from games.guts.table import Seat
+
+__all__ = ["CLASSIC_ACTIONS", "apply", "choices_of", "in_hand"]
+
+Events = list[Any]
+Handler = Callable[[ClassicState, Mapping[str, Any], float, Events], ClassicState]
+
+
+def in_hand(state: ClassicState, seat: int) -> bool:
+    """Whether ``seat`` is in a hand being played (from the deal request to the showdown)."""
+    return state.phase in ("deal", "pass", "declare") and seat in state.dealt
+
+
+def _wake(state: ClassicState, now: float) -> ClassicState:
+    if state.phase == "waiting" and len(eligible(state)) >= 2:
+        return replace(state, phase="pause", deadline=now + state.config.showdown_seconds)
+    return state
+
+
+def _player(state: ClassicState, seat: int) -> Seat:
+    player = state.seats[seat]
+    assert player is not None
+    return player
+
+
+def _sit(
+    state: ClassicState, action: Mapping[str, Any], now: float, events: Events
+) -> ClassicState:
+    index = action_seat(state, action, seated=False)
+    if state.seats[index] is not None:
+        raise IllegalAction(f"seat {index} is taken")
+    amount = action_amount(action, "stack")
+    config = state.config
+    if amount < config.min_buy_in:
+        raise IllegalAction(f"the least you may sit down with is {config.min_buy_in} cents")
+    if config.max_buy_in is not None and amount > config.max_buy_in:
+        raise IllegalAction(f"the most you may sit down with is {config.max_buy_in} cents")
+    player = action.get("player", f"seat {index}")
+    if not isinstance(player, str) or not player:
+        raise IllegalAction("'player' must be a name")
+    events.append(ev.PlayerSat(index, player, amount))
+    return _wake(replace(state, seats=put(state.seats, index, Seat(player, amount))), now)
+
+
+def _leave(
+    state: ClassicState, action: Mapping[str, Any], now: float, events: Events
+) -> ClassicState:
+    index = action_seat(state, action)
+    player = _player(state, index)
+    if not in_hand(state, index):
+        events.append(ev.PlayerLeft(index, player.stack))
+        return replace(state, seats=put(state.seats, index, None))
+    if player.leaving:
+        raise IllegalAction("you are already leaving when this hand ends")
+    state = replace(state, seats=put(state.seats, index, with_stack(player, 0, leaving=True)))
+    if state.phase == "declare" and not state.choices[index]:
+        return _choose(state, index, "out", now, events)
+    return state
+
+
+def _top_up(
+    state: ClassicState, action: Mapping[str, Any], now: float, events: Events
+) -> ClassicState:
+    index = action_seat(state, action)
+    player = _player(state, index)
+    amount = action_amount(action, "amount")
+    if in_hand(state, index):
+        raise IllegalAction("chips can't be added while you are in a hand")
+    limit = state.config.max_buy_in
+    if limit is not None and player.stack + amount > limit:
+        raise IllegalAction(f"your stack may not exceed {limit} cents")
+    events.append(ev.ToppedUp(index, amount))
+    return _wake(replace(state, seats=put(state.seats, index, with_stack(player, amount))), now)
+
+
+def _flag(name: str, value: bool) -> Handler:
+    def handler(
+        state: ClassicState, action: Mapping[str, Any], now: float, events: Events
+    ) -> ClassicState:
+        index = action_seat(state, action)
+        player = _player(state, index)
+        if getattr(player, name) == value:
+            if name == "connected":
+                return state  # a repeated notice from the runtime changes nothing
+            raise IllegalAction(
+                "you are already sitting out" if value else "you are not sitting out"
+            )
+        if name == "connected":
+            events.append(ev.ConnectionChanged(index, value))
+        else:
+            events.append(ev.SatOut(index, "asked") if value else ev.SatIn(index))
+        seats = put(state.seats, index, with_stack(player, 0, **{name: value}))
+        return _wake(replace(state, seats=seats), now)
+
+    return handler
+
+
+def _deal(
+    state: ClassicState, action: Mapping[str, Any], now: float, events: Events
+) -> ClassicState:
+    state = deal_cards(state, action, now, events)
+    if state.phase == "declare":
+        return _next_turn(state, now, events)
+    return state
+
+
+def _pass(
+    state: ClassicState, action: Mapping[str, Any], now: float, events: Events
+) -> ClassicState:
+    index = action_seat(state, action)
+    if state.phase != "pass" or index not in state.dealt:
+        raise IllegalAction("there is no card to pass now")
+    if state.passes[index] >= 0:
+        raise IllegalAction("you have already passed a card")
+    text = action.get("card")
+    hand = state.cards[index]
+    chosen = [card for card in hand if isinstance(text, str) and _text(card) == text.strip()]
+    if not chosen:
+        shown = ", ".join(_text(card) for card in hand)
+        raise IllegalAction(f"pass one of your cards ({shown}), not {text!r}")
+    events.append(ev.CardPassed(index))
+    state = replace(state, passes=put(state.passes, index, chosen[0]))
+    if all(state.passes[seat] >= 0 for seat in state.dealt):
+        return _exchange(state, now, events)
+    return state
+
+
+def _text(card: int) -> str:
+    return str(DECK[card])
+
+
+def _exchange(state: ClassicState, now: float, events: Events) -> ClassicState:
+    """Every passed card goes to the next player clockwise (to the left)."""
+    cards = list(state.cards)
+    order = state.dealt
+    for position, giver in enumerate(order):
+        receiver = order[(position + 1) % len(order)]
+        card = state.passes[giver]
+        cards[giver] = tuple(held for held in cards[giver] if held != card)
+        events.append(ev.CardReceived(receiver, giver, card))
+    for position, giver in enumerate(order):
+        receiver = order[(position + 1) % len(order)]
+        cards[receiver] = (*cards[receiver], state.passes[giver])
+    state = replace(
+        state, cards=tuple(cards), phase="declare", deadline=now + state.config.decision_seconds
+    )
+    return _next_turn(state, now, events)
+
+
+def _declare(
+    state: ClassicState, action: Mapping[str, Any], now: float, events: Events
+) -> ClassicState:
+    index = action_seat(state, action)
+    if state.phase != "declare" or index not in state.dealt:
+        raise IllegalAction("you have no hand to declare now")
+    if state.choices[index]:
+        raise IllegalAction("you have already chosen, and a choice is final")
+    if state.turn is not None and state.turn != index:
+        raise IllegalAction(f"it is seat {state.turn}'s turn to declare")
+    choice = action.get("choice")
+    valid = choices_of(state)
+    if choice not in valid:
+        raise IllegalAction(f"choose {' or '.join(repr(name) for name in valid)}, not {choice!r}")
+    return _choose(state, index, str(choice), now, events)
+
+
+def choices_of(state: ClassicState) -> tuple[str, ...]:
+    """What a player may declare at this table."""
+    return ("high", "low", "both", "out") if state.config.hi_lo else ("in", "out")
+
+
+def _sequential(state: ClassicState) -> bool:
+    return state.config.declare == "sequential"
+
+
+def _choose(
+    state: ClassicState, seat: int, choice: str, now: float, events: Events, *, late: bool = False
+) -> ClassicState:
+    """Record a choice; in turn order it is public at once, else only that a seat decided."""
+    if _sequential(state):
+        events.append(ev.Declared(seat, choice, late))
+    else:
+        events.append(ev.Decided(seat))
+    state = replace(state, choices=put(state.choices, seat, choice))
+    return _next_turn(state, now, events)
+
+
+def _next_turn(state: ClassicState, now: float, events: Events) -> ClassicState:
+    """Move the turn on (sequential), apply the dealer's rules, or end the declare."""
+    waiting = [seat for seat in state.dealt if not state.choices[seat]]
+    if not _sequential(state):
+        return _finish(state, now, events) if not waiting else state
+    if not waiting:
+        dealer = state.dealt[-1]
+        ins = [seat for seat in state.dealt if state.choices[seat] != "out"]
+        if state.config.dealer_challenge and not state.challenge and ins == [dealer]:
+            others = [seat for seat in state.dealt if seat != dealer and not _leaving(state, seat)]
+            if others:
+                choices = list(state.choices)
+                for seat in others:
+                    choices[seat] = ""
+                state = replace(state, choices=tuple(choices), challenge=True)
+                return _next_turn(state, now, events)
+        return _finish(state, now, events)
+    turn = waiting[0]
+    dealer = state.dealt[-1]
+    others_out = all(state.choices[seat] == "out" for seat in state.dealt if seat != dealer)
+    if turn == dealer and others_out and not state.challenge and not state.config.hi_lo:
+        events.append(ev.Declared(dealer, "in", False))
+        state = replace(state, choices=put(state.choices, dealer, "in"))
+        return _next_turn(state, now, events)
+    return replace(state, turn=turn, deadline=now + state.config.decision_seconds)
+
+
+def _leaving(state: ClassicState, seat: int) -> bool:
+    player = state.seats[seat]
+    return player is None or player.leaving
+
+
+def _finish(state: ClassicState, now: float, events: Events) -> ClassicState:
+    """The end of a declare: Two Plus One's third card, or the showdown, then the pause."""
+    config = state.config
+    choices = [choice or "out" for choice in state.choices]
+    if not _sequential(state):
+        for seat in state.dealt:
+            if state.stage == 1 or len(state.cards[seat]) == 3:
+                events.append(ev.Declared(seat, choices[seat], not state.choices[seat]))
+    ins = [seat for seat in state.dealt if choices[seat] != "out"]
+    if config.two_plus_one and state.stage == 1 and len(ins) >= 2:
+        return _third_card(state, ins, choices, now, events)
+    if config.partial_reveal:
+        state = _turn_up_last_cards(state, choices, events)
+    settlement = (settle_hi_lo if config.hi_lo else settle)(state, choices)
+    books = settlement.books
+    events.extend(books.events)
+    game_over = books.pot == 0 and books.reserve == 0
+    events.append(
+        ev.HandEnded(
+            state.hand, state.pot, books.rake, settlement.winners, settlement.owed, game_over
+        )
+    )
+    seats: list[Seat | None] = []
+    for index, player in enumerate(state.seats):
+        stack = books.stacks[index]
+        if player is None or stack is None:
+            seats.append(None)
+        elif player.leaving:
+            events.append(ev.PlayerLeft(index, stack))
+            seats.append(None)
+        else:
+            in_game = player.in_round and not game_over
+            seats.append(with_stack(player, stack - player.stack, in_round=in_game))
+    if game_over:
+        events.append(ev.RoundEnded(state.game, "pot_empty"))
+    button = next_button(seats, state.button)
+    if button is not None and button != state.button:
+        events.append(ev.ButtonMoved(button))
+    return replace(
+        state,
+        seats=tuple(seats),
+        pot=books.pot,
+        reserve=books.reserve,
+        phase="pause",
+        deadline=now + config.showdown_seconds,
+        button=button,
+        choices=tuple(choices),
+        turn=None,
+        revealed=settlement.revealed,
+        excused=tuple(sorted(set(books.paid))),
+        game_active=not game_over,
+    )
+
+
+def _third_card(
+    state: ClassicState, ins: list[int], choices: list[str], now: float, events: Events
+) -> ClassicState:
+    """Two Plus One: each player In gets a third card; with ``second_declare`` it costs an
+    ante, and a second declare follows among them (rules/guts-classic.md, "Two Plus One")."""
+    config = state.config
+    cards = list(state.cards)
+    stock = list(state.stock)
+    for seat in ins:
+        card = stock.pop(0)
+        cards[seat] = (*cards[seat], card)
+        events.append(ev.CardsDealt(seat, (card,)))
+    state = replace(state, cards=tuple(cards), stock=tuple(stock), choices=tuple(choices))
+    if not config.second_declare:
+        return _finish(replace(state, stage=2), now, events)
+    assert state.button is not None
+    stacks = [None if seat is None else seat.stack for seat in state.seats]
+    books = Books(stacks, pot=state.pot, reserve=state.reserve, button=state.button)
+    for seat in ins:
+        books.ante(seat, config.ante)
+    books.balance(config.pot_limit)
+    events.extend(books.events)
+    seats = tuple(
+        None if player is None else with_stack(player, (stacks_after or 0) - player.stack)
+        for player, stacks_after in zip(state.seats, books.stacks, strict=True)
+    )
+    second = tuple("" if seat in ins else choice for seat, choice in enumerate(choices))
+    state = replace(
+        state,
+        seats=seats,
+        pot=books.pot,
+        reserve=books.reserve,
+        choices=second,
+        stage=2,
+        challenge=True,  # the dealer's rules belong to the first declare
+        deadline=now + config.decision_seconds,
+    )
+    return _next_turn(state, now, events)
+
+
+def _turn_up_last_cards(state: ClassicState, choices: list[str], events: Events) -> ClassicState:
+    """Partial Reveal: each player In gets the last card face up, from the stock."""
+    cards = list(state.cards)
+    stock = list(state.stock)
+    face_up = list(state.face_up)
+    for seat in state.dealt:
+        if choices[seat] != "out":
+            card = stock.pop(0)
+            cards[seat] = (*cards[seat], card)
+            face_up.append(card)
+            events.append(ev.FaceUpCard(seat, card))
+    return replace(state, cards=tuple(cards), stock=tuple(stock), face_up=tuple(face_up))
+
+
+def _timeout(
+    state: ClassicState, action: Mapping[str, Any], now: float, events: Events
+) -> ClassicState:
+    if state.deadline is None:
+        raise IllegalAction("nothing is waiting on the clock")
+    if now < state.deadline:
+        raise IllegalAction(f"the deadline {state.deadline} has not passed (now {now})")
+    if state.phase == "pass":
+        passes = list(state.passes)
+        for seat in state.dealt:
+            if passes[seat] < 0:
+                passes[seat] = state.cards[seat][-1]
+                events.append(ev.CardPassed(seat))
+        return _exchange(replace(state, passes=tuple(passes)), now, events)
+    if state.phase == "declare":
+        if _sequential(state) and state.turn is not None:
+            return _choose(state, state.turn, "out", now, events, late=True)
+        return _finish(state, now, events)
+    return next_deal(state, now, events)
+
+
+#: Every action kind of a classic table and its handler.
+CLASSIC_ACTIONS: dict[str, Handler] = {
+    "sit": _sit,
+    "leave": _leave,
+    "top_up": _top_up,
+    "sit_out": _flag("sitting_out", True),
+    "sit_in": _flag("sitting_out", False),
+    "connect": _flag("connected", True),
+    "disconnect": _flag("connected", False),
+    "pass": _pass,
+    "declare": _declare,
+    "deal": _deal,
+    "timeout": _timeout,
+}
+
+
+def apply(state: ClassicState, action: Mapping[str, Any]) -> tuple[ClassicState, tuple[Any, ...]]:
+    """Apply one action: the new state and the events, or :class:`IllegalAction`."""
+    if not isinstance(action, Mapping):
+        raise IllegalAction("an action is a JSON object with a 'kind'")
+    handler = CLASSIC_ACTIONS.get(action.get("kind"))  # type: ignore[arg-type]
+    if handler is None:
+        kinds = ", ".join(CLASSIC_ACTIONS)
+        raise IllegalAction(f"unknown action {action.get('kind')!r}; actions: {kinds}")
+    events: Events = []
+    state = handler(state, action, action_now(action), events)
+    return state, tuple(events)

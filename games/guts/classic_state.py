@@ -1,0 +1,129 @@
+"""The state of a classic Guts table (rules/guts-classic.md): immutable and JSON-serialisable.
+
+A *game* runs from the first ante until the pot and the reserve are both empty; a game is one
+or more deals (hands). Per-seat hand data are tuples indexed by seat number; cards are indices.
+
+Phases: ``waiting`` (fewer than two can play), ``deal`` (the runtime sends the deck),
+``pass`` (Pass Left), ``declare``, ``pause`` (the result shows; the next deal follows).
+
+>>> from games.guts.classic_config import classic_config
+>>> state = new_classic_table(classic_config("two_card", {"ante": 100, "seats": 4}))
+>>> state.phase, state.pot, state.reserve
+('waiting', 0, 0)
+>>> load_classic(dump_classic(state)) == state
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from games.cards import DECK, parse_cards
+from games.guts.classic_config import ClassicConfig, classic_config
+from games.guts.table import Seat
+
+__all__ = ["ClassicState", "dump_classic", "load_classic", "new_classic_table"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicState:
+    """One classic Guts table.
+
+    ``game_active``: a game is under way (``Seat.in_round`` marks its players).
+    ``excused``: seats that paid on the last deal (``ante_when=every_deal`` excuses them).
+    ``dealt``: the hand's seats in declaring order (left of the dealer first, dealer last).
+    ``face_up``: cards everyone sees (low-wild third cards, Partial Reveal last cards).
+    ``community``: the Batey. ``ghost``: the hand dealt to nobody. ``stock``: undealt cards.
+    ``turn``: the seat to declare (sequential). ``challenge``: the dealer's challenge round.
+    ``passes``: each seat's card passed left (-1: not yet). ``revealed``: seats whose hands
+    everyone may see (In hands at the showdown). ``wild``: wild ranks of this deal.
+    ``stage``: Two Plus One's first (two cards) or second (three cards) declare.
+    """
+
+    config: ClassicConfig
+    seats: tuple[Seat | None, ...]
+    phase: str = "waiting"
+    deadline: float | None = None
+    button: int | None = None
+    pot: int = 0
+    reserve: int = 0
+    game: int = 0
+    hand: int = 0
+    game_active: bool = False
+    excused: tuple[int, ...] = ()
+    dealt: tuple[int, ...] = ()
+    cards: tuple[tuple[int, ...], ...] = ()
+    face_up: tuple[int, ...] = ()
+    community: tuple[int, ...] = ()
+    ghost: tuple[int, ...] = ()
+    stock: tuple[int, ...] = ()
+    choices: tuple[str, ...] = ()
+    turn: int | None = None
+    challenge: bool = False
+    passes: tuple[int, ...] = ()
+    revealed: tuple[int, ...] = ()
+    wild: str = ""
+    stage: int = 1
+
+
+def new_classic_table(config: ClassicConfig) -> ClassicState:
+    """An empty classic table: nobody seated, no game."""
+    count = config.seats
+    return ClassicState(
+        config=config,
+        seats=(None,) * count,
+        cards=((),) * count,
+        choices=("",) * count,
+        passes=(-1,) * count,
+    )
+
+
+_CARD_TUPLES = ("face_up", "community", "ghost", "stock")
+_INT_TUPLES = ("excused", "dealt", "passes", "revealed")
+
+
+def _text(cards: tuple[int, ...]) -> str:
+    return " ".join(str(DECK[card]) for card in cards)
+
+
+def _indices(text: str) -> tuple[int, ...]:
+    return tuple(card.index for card in parse_cards(text))
+
+
+def dump_classic(state: ClassicState) -> dict[str, Any]:
+    """The state as JSON (cards as text)."""
+    data: dict[str, Any] = {"game_kind": "guts", "variant": "classic"}
+    for field in fields(state):
+        value = getattr(state, field.name)
+        if field.name == "config":
+            value = value.to_json()
+        elif field.name == "seats":
+            value = [None if seat is None else _seat_json(seat) for seat in value]
+        elif field.name == "cards":
+            value = [_text(hand) for hand in value]
+        elif field.name in _CARD_TUPLES:
+            value = _text(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        data[field.name] = value
+    return data
+
+
+def _seat_json(seat: Seat) -> dict[str, Any]:
+    return {name.name: getattr(seat, name.name) for name in fields(seat)}
+
+
+def load_classic(data: dict[str, Any]) -> ClassicState:
+    """Read back a state written by :func:`dump_classic`."""
+    values = {field.name: data[field.name] for field in fields(ClassicState)}
+    options = dict(values["config"])
+    values["config"] = classic_config(options.pop("preset"), options)
+    values["seats"] = tuple(None if seat is None else Seat(**seat) for seat in values["seats"])
+    values["cards"] = tuple(_indices(text) for text in values["cards"])
+    for name in _CARD_TUPLES:
+        values[name] = _indices(values[name])
+    for name in _INT_TUPLES:
+        values[name] = tuple(values[name])
+    values["choices"] = tuple(values["choices"])
+    return ClassicState(**values)

@@ -1,0 +1,141 @@
+"""What one seat, or a spectator, may see of a classic Guts table; and its legal actions.
+
+A seat sees its own cards (with No Peek only once the hand is over); face-up cards and the Batey
+are public; other hands are public only once shown at the showdown (``revealed``), and the
+ghost once it has played. Sequential choices are public as they are made; simultaneous choices
+show only ``decided`` until the declare ends.
+
+>>> from games.guts.classic_config import classic_config
+>>> from games.guts.classic_state import new_classic_table
+>>> state = new_classic_table(classic_config("two_card", {"ante": 100, "seats": 2}))
+>>> classic_legal_actions(state, 1)
+[{'kind': 'sit', 'min': 10000, 'max': None}]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.cards import DECK
+from games.guts.classic import choices_of, in_hand
+from games.guts.classic_state import ClassicState
+
+__all__ = ["classic_legal_actions", "classic_view", "ghost_played"]
+
+JSON = dict[str, Any]
+
+
+def _texts(cards: tuple[int, ...]) -> list[str]:
+    return [str(DECK[card]) for card in cards]
+
+
+def ghost_played(state: ClassicState) -> bool:
+    """Whether the ghost hand took part in the showdown just played (so it is public)."""
+    if state.phase != "pause" or not state.ghost or not state.dealt:
+        return False
+    ins = sum(1 for seat in state.dealt if state.choices[seat] not in ("", "out"))
+    ghost = state.config.ghost
+    return ins > 0 and (ghost == "always" or (ghost == "single_in" and ins == 1))
+
+
+def classic_legal_actions(state: ClassicState, seat: int) -> list[JSON]:
+    """The actions ``seat`` may take now."""
+    if not 0 <= seat < len(state.seats):
+        return []
+    config = state.config
+    player = state.seats[seat]
+    if player is None:
+        return [{"kind": "sit", "min": config.min_buy_in, "max": config.max_buy_in}]
+    actions: list[JSON] = []
+    if (
+        state.phase == "declare"
+        and seat in state.dealt
+        and not state.choices[seat]
+        and state.turn in (None, seat)
+    ):
+        actions.append({"kind": "declare", "choices": list(choices_of(state))})
+    if state.phase == "pass" and seat in state.dealt and state.passes[seat] < 0:
+        actions.append({"kind": "pass", "cards": _texts(state.cards[seat])})
+    if not in_hand(state, seat):
+        room = None if config.max_buy_in is None else config.max_buy_in - player.stack
+        if room is None or room > 0:
+            actions.append({"kind": "top_up", "min": 1, "max": room})
+    actions.append({"kind": "sit_in" if player.sitting_out else "sit_out"})
+    if not player.leaving:
+        actions.append({"kind": "leave"})
+    return actions
+
+
+def _own_cards_visible(state: ClassicState) -> bool:
+    return not state.config.no_peek or state.phase == "pause"
+
+
+def classic_view(state: ClassicState, seat: int | None) -> JSON:
+    """Exactly what ``seat`` (``None``: a spectator) may see, as JSON."""
+    config = state.config
+    sequential = config.declare == "sequential"
+    over = state.phase == "pause"
+    entries: list[JSON] = []
+    for index, player in enumerate(state.seats):
+        if player is None:
+            entries.append({"seat": index, "status": "empty"})
+            continue
+        cards = state.cards[index]
+        choice = state.choices[index]
+        entry: JSON = {
+            "seat": index,
+            "player": player.player,
+            "stack": player.stack,
+            "status": _status(state, index),
+            "sitting_out": player.sitting_out,
+            "connected": player.connected,
+            "card_count": len(cards),
+            "face_up": _texts(tuple(card for card in cards if card in state.face_up)),
+        }
+        if cards and ((index == seat and _own_cards_visible(state)) or index in state.revealed):
+            entry["cards"] = _texts(cards)
+        if state.phase == "declare" and index in state.dealt and not sequential:
+            entry["decided"] = bool(choice)
+        if choice and (sequential or over or index == seat):
+            entry["choice"] = choice
+        entries.append(entry)
+    you: JSON | None = None
+    if seat is not None and 0 <= seat < len(state.seats) and state.seats[seat] is not None:
+        own = state.cards[seat] if _own_cards_visible(state) else ()
+        you = {
+            "seat": seat,
+            "cards": _texts(own),
+            "choice": state.choices[seat] or None,
+            "legal_actions": classic_legal_actions(state, seat),
+        }
+    return {
+        "game": "guts",
+        "variant": config.preset,
+        "phase": state.phase,
+        "deadline": state.deadline,
+        "pot": state.pot,
+        "reserve": state.reserve,
+        "ante": config.ante,
+        "pot_limit": config.pot_limit,
+        "game_number": state.game,
+        "hand": state.hand,
+        "button": state.button,
+        "turn": state.turn,
+        "community": _texts(state.community),
+        "ghost": _texts(state.ghost) if ghost_played(state) else None,
+        "wild": state.wild,
+        "seats": entries,
+        "you": you,
+    }
+
+
+def _status(state: ClassicState, index: int) -> str:
+    seat = state.seats[index]
+    assert seat is not None
+    if seat.leaving:
+        return "leaving"
+    if in_hand(state, index):
+        return "in_hand"
+    if seat.in_round:
+        return "in_game"
+    return "sitting_out" if seat.sitting_out else "waiting"

@@ -1,0 +1,146 @@
+"""Properties of classic Guts under random legal play, for every classic preset.
+
+Chips are conserved (stacks, pot and reserve equal the money moved into them), no card is dealt
+twice in a hand, every hand finishes, and no view or readable event shows a hidden hand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import DECK
+from games.guts import GUTS, make_config, new_table
+from games.guts.classic_config import CLASSIC_PRESETS
+from games.guts.classic_state import ClassicState
+
+_DECK = [str(card) for card in DECK]
+_WEIGHTS = {"declare": 12, "pass": 12, "sit": 6, "sit_in": 3, "top_up": 1, "sit_out": 1, "leave": 1}
+
+
+#: Options no preset sets, played too.
+_VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("three_card", {"pass_left": True}),
+    ("three_card", {"partial_reveal": True, "declare": "simultaneous"}),
+    ("two_card", {"dealer_challenge": True, "payment_multiple": 2}),
+    ("simultaneous", {"all_out": "henry"}),
+    ("simultaneous", {"all_out": "wimp", "single_in_needs": "pair"}),
+    ("two_card", {"winner_takes_pot": False, "pot_limit": None}),
+    ("two_plus_one", {"second_declare": True, "declare": "simultaneous"}),
+    ("two_plus_one", {"second_declare": True, "dealer_challenge": True}),
+]
+
+
+class Audit:
+    """Plays actions on a classic table and checks every property after each one."""
+
+    def __init__(self, state: ClassicState) -> None:
+        self.state = state
+        self.now = 0.0
+        self.ledger: dict[str, int] = {}
+        self.dealt: set[int] = set()
+        self.started = 0
+        self.ended = 0
+
+    def act(self, action: dict[str, Any]) -> None:
+        action["now"] = self.now
+        new, events = GUTS.apply(self.state, action)
+        assert isinstance(new, ClassicState)
+        self.state = new
+        for event in events:
+            for move in event.moves():
+                self.ledger[move.source] = self.ledger.get(move.source, 0) - move.amount
+                self.ledger[move.target] = self.ledger.get(move.target, 0) + move.amount
+            if event.type == "hand_started":
+                self.started += 1
+                self.dealt = set()
+            elif event.type == "hand_ended":
+                self.ended += 1
+            elif event.type in ("cards_dealt", "blind_cards_dealt"):
+                assert self.dealt.isdisjoint(event.cards), "a card was dealt twice"
+                self.dealt.update(event.cards)
+            elif event.type == "card_received":
+                assert not event.visible_to(None)
+        self.check()
+
+    def check(self) -> None:
+        state = self.state
+        assert sum(self.ledger.values()) == 0
+        assert self.ledger.get("pot", 0) == state.pot
+        assert self.ledger.get("reserve", 0) == state.reserve
+        if state.config.pot_limit is not None:
+            assert state.pot <= state.config.pot_limit
+        for index, seat in enumerate(state.seats):
+            if seat is not None:
+                assert self.ledger.get(f"stack:{index}", 0) == seat.stack >= 0
+        public = {str(DECK[card]) for card in state.face_up}
+        for viewer in [None, *range(len(state.seats))]:
+            for entry in GUTS.view(state, viewer)["seats"]:
+                index = entry["seat"]
+                if index != viewer and "cards" in entry:
+                    assert index in state.revealed, "a hidden hand leaked"
+                assert set(entry.get("face_up", [])) <= public
+
+
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+@given(
+    table=st.sampled_from([(preset, {}) for preset in CLASSIC_PRESETS] + _VARIANTS),
+    seats=st.integers(2, 5),
+    data=st.data(),
+)
+def test_random_legal_classic_play_keeps_every_promise(
+    table: tuple[str, dict[str, Any]], seats: int, data: st.DataObject
+) -> None:
+    preset, extra = table
+    options = {"ante": 100, "seats": seats, "min_buy_in": 100, "pot_limit": 1_000, **extra}
+    audit = Audit(new_table(make_config(preset, options)))  # type: ignore[arg-type]
+    shuffle = random.Random(data.draw(st.integers(0, 2**32), label="shuffle seed"))
+    for seat in range(seats):
+        stack = data.draw(st.sampled_from([100, 350, 10_000]), label="stack")
+        audit.act({"kind": "sit", "seat": seat, "stack": stack})
+    for _ in range(data.draw(st.integers(10, 120), label="steps")):
+        state = audit.state
+        if GUTS.wants_deck(state):
+            deck = _DECK[:]
+            shuffle.shuffle(deck)
+            audit.act({"kind": "deal", "deck": deck})
+            continue
+        deadline = GUTS.deadline(state)
+        odds = 2 if state.phase == "pause" else 10
+        if deadline is not None and data.draw(st.integers(1, odds), label="clock") == 1:
+            audit.now = max(audit.now, deadline)
+            audit.act({"kind": "timeout"})
+            continue
+        weighted = [
+            (seat, entry)
+            for seat in range(seats)
+            for entry in GUTS.legal_actions(state, seat)
+            for _ in range(_WEIGHTS[entry["kind"]])
+        ]
+        if not weighted:
+            continue
+        seat, chosen = data.draw(st.sampled_from(weighted), label="action")
+        action: dict[str, Any] = {"kind": chosen["kind"], "seat": seat}
+        if chosen["kind"] == "sit":
+            action["stack"] = data.draw(st.sampled_from([100, 10_000]), label="stack")
+        elif chosen["kind"] == "top_up":
+            action["amount"] = data.draw(st.integers(1, 5_000), label="amount")
+        elif chosen["kind"] == "declare":
+            action["choice"] = data.draw(st.sampled_from(chosen["choices"]), label="choice")
+        elif chosen["kind"] == "pass":
+            action["card"] = data.draw(st.sampled_from(chosen["cards"]), label="card")
+        audit.act(action)
+    for _ in range(12):
+        if audit.state.phase in ("deal", "pass", "declare"):
+            if GUTS.wants_deck(audit.state):
+                audit.act({"kind": "deal", "deck": _DECK})
+            else:
+                audit.now = max(audit.now, GUTS.deadline(audit.state) or audit.now)
+                audit.act({"kind": "timeout"})
+    assert audit.state.phase not in ("deal", "pass", "declare")
+    assert audit.started == audit.ended

@@ -19,6 +19,7 @@ import threading
 from datetime import datetime, timedelta
 
 from django.db import close_old_connections, connection, transaction
+from django.db.models import Min
 from django.utils import timezone
 
 from accounts.ledger import LedgerError
@@ -105,8 +106,27 @@ class ClockThread(threading.Thread):
                 log.exception("clock sweep failed")
             finally:
                 close_old_connections()
-            self.stopping.wait(POLL_SECONDS)
+            self.stopping.wait(self.pause())
         log.info("clock stopped")
+
+    def pause(self) -> float:
+        """Sleep until the next deadline, but never longer than the poll interval.
+
+        Deadlines set by other processes are found by the next poll at the latest.
+        """
+        try:
+            upcoming = (
+                Table.objects.exclude(status=TableStatus.CLOSED)
+                .filter(deadline__isnull=False)
+                .aggregate(first=Min("deadline"))["first"]
+            )
+        except Exception:  # the database is away: poll again later
+            log.exception("could not read the next deadline")
+            return POLL_SECONDS
+        if upcoming is None:
+            return POLL_SECONDS
+        # At least 50 ms, so a table whose timeout keeps failing cannot spin the loop.
+        return min(POLL_SECONDS, max(0.05, (upcoming - timezone.now()).total_seconds() + 0.005))
 
     def stop(self) -> None:
         self.stopping.set()

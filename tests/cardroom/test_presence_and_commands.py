@@ -94,3 +94,17 @@ def test_seed_demo_is_safe_to_run_twice():
     call_command("seed_demo", stdout=StringIO())
     call_command("seed_demo", stdout=StringIO())
     assert Table.objects.filter(name="Survivor $1").count() == 1
+
+
+def test_the_clock_sleeps_until_the_next_deadline_but_polls_at_least_every_200_ms(
+    survivor_table, seated
+):
+    from cardroom.clock import POLL_SECONDS, ClockThread
+
+    clock = ClockThread()
+    Table.objects.update(deadline=timezone.now() + timedelta(seconds=0.1))
+    assert 0.05 <= clock.pause() <= 0.11
+    Table.objects.update(deadline=timezone.now() - timedelta(seconds=5))
+    assert clock.pause() == 0.05
+    Table.objects.update(deadline=None)
+    assert clock.pause() == POLL_SECONDS

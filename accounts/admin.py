@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Sum
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import URLPattern, path
+from django.views.decorators.http import require_POST
 
+from accounts.audit import ledger_audit
 from accounts.models import Account, LedgerAudit, Transfer, User
 from accounts.money import format_cents
 
@@ -82,5 +87,26 @@ class TransferAdmin(ReadOnlyAdmin):
 
 @admin.register(LedgerAudit)
 class LedgerAuditAdmin(ReadOnlyAdmin):
+    """The audits, the last one's status on top, and a button to run one now."""
+
     list_display = ("created", "ok", "accounts", "transfers", "total_balance", "actor")
     list_filter = ("ok",)
+
+    def get_urls(self) -> list[URLPattern]:
+        run = self.admin_site.admin_view(require_POST(self.run_view))
+        return [path("run/", run, name="accounts_ledgeraudit_run"), *super().get_urls()]
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        extra = {**(extra_context or {}), "last_audit": LedgerAudit.objects.first()}
+        return super().changelist_view(request, extra)
+
+    def run_view(self, request: HttpRequest) -> HttpResponse:
+        """Run the ledger audit now; it only reads the ledger and records its result."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        audit = ledger_audit(actor=request.user.get_username())
+        if audit.ok:
+            messages.success(request, f"Ledger OK: {audit.accounts} accounts balance to zero.")
+        else:
+            messages.error(request, f"Ledger MISMATCH: {len(audit.mismatches)} accounts differ.")
+        return redirect("admin:accounts_ledgeraudit_changelist")

@@ -126,7 +126,8 @@ class ClockThread(threading.Thread):
         if upcoming is None:
             return POLL_SECONDS
         # At least 50 ms, so a table whose timeout keeps failing cannot spin the loop.
-        return min(POLL_SECONDS, max(0.05, (upcoming - timezone.now()).total_seconds() + 0.005))
+        wait: float = (upcoming - timezone.now()).total_seconds() + 0.005
+        return min(POLL_SECONDS, max(0.05, wait))
 
     def stop(self) -> None:
         self.stopping.set()

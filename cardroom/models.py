@@ -176,3 +176,43 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"token of {self.user}"
+
+
+class OperatorActionKind(models.TextChoices):
+    TABLE_CREATE = "table_create", "Table created"
+    TIMERS_CHANGE = "timers_change", "Timers changed"
+    SEAT_SIT_OUT = "seat_sit_out", "Player sat out"
+    SEAT_REMOVE = "seat_remove", "Player removed"
+    BOTS_CHANGE = "bots_change", "Bots changed"
+    TABLE_PAUSE = "table_pause", "Table paused"
+    TABLE_RESUME = "table_resume", "Table resumed"
+    TABLE_CLOSE = "table_close", "Table closed"
+    HAND_VOID = "hand_void", "Hand voided"
+
+
+class OperatorAction(models.Model):
+    """One thing an operator did: who, when, what, why. Written once; auditors read them.
+
+    Also carries the roles' permissions (the Operators and Auditors groups hold them).
+    """
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="operator_actions"
+    )
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    kind = models.CharField(max_length=24, choices=OperatorActionKind.choices)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="operator_actions"
+    )
+    details = models.JSONField(default=dict, help_text="What was done, in the action's terms.")
+    reason = models.TextField(help_text="Why, in the operator's words.")
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-created", "-id"]
+        permissions = [
+            ("operate_tables", "Can run tables from the operator console"),
+            ("read_audit", "Can read the rake report, hands and the ledger audit"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.created:%Y-%m-%d %H:%M} {self.actor} {self.kind}"

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from cardroom import views
+from cardroom import audit_views, operator_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,5 +11,22 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/hands/<int:number>/", views.hand_page, name="hand"),
     path("accounts/", include("accounts.urls")),
+    path("operators/", operator_views.operators_home, name="operators"),
+    path("operators/log/", operator_views.operator_log_page, name="operators-log"),
+    path("operators/tables/new/", operator_views.table_new, name="operators-table-new"),
+    path("operators/tables/<int:table_id>/", operator_views.table_console, name="operators-table"),
+    path(
+        "operators/tables/<int:table_id>/timers/",
+        operator_views.table_timers,
+        name="operators-timers",
+    ),
+    path(
+        "operators/tables/<int:table_id>/seats/", operator_views.table_seat, name="operators-seat"
+    ),
+    path("operators/tables/<int:table_id>/bots/", operator_views.table_bots, name="operators-bots"),
+    # The audit pages live under the admin (staff login, the admin's look) before its own URLs.
+    path("admin/rake/", audit_views.rake_report_page, name="audit-rake"),
+    path("admin/rake/rake.csv", audit_views.rake_csv, name="audit-rake-csv"),
+    path("admin/rake/hands/", audit_views.rake_hands, name="audit-rake-hands"),
     path("admin/", admin.site.urls),
 ]

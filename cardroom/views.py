@@ -69,7 +69,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     """One hand's history as this user may read it, with the openings that prove its deck."""
     hand = get_object_or_404(Hand, table_id=table_id, number=number)
-    seats = viewer_seats(hand=hand, user_id=request.user.pk)
+    user: User = request.user  # type: ignore[assignment]
+    seats = viewer_seats(hand=hand, user_id=user.pk)
     history = hand_history(hand=hand, seats=seats)
     if request.GET.get("format") == "json":
         return JsonResponse(history)

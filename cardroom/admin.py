@@ -1,0 +1,158 @@
+"""The cardroom in the admin, read-only: tables change through the operator console, hands
+and their events only through the table runtime, and nothing here adds, edits or deletes.
+
+A table's state and a hand in play hold cards nobody may see yet, so the admin never shows a
+table's state, and shows a hand's private events and its deck only once the hand has ended
+(DESIGN.md, "Randomness and fairness": auditors see the full deck).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+
+from accounts.admin import ReadOnlyAdmin
+from accounts.models import Transfer
+from cardroom.models import Hand, HandEvent, OperatorAction, Round, Seat, Table
+from games.deck import CommitmentError, DeckCommitment
+
+__all__ = ["hand_audit", "shown_event_data"]
+
+
+def shown_event_data(event: HandEvent, hand: Hand | None) -> Any:
+    """An event's data as the admin may show it: a private event of a hand still in play (or
+    of no hand) is withheld, since it holds cards nobody at the table has seen."""
+    if event.private_to is not None and (hand is None or hand.ended is None):
+        return None
+    return event.data
+
+
+def hand_audit(hand: Hand) -> dict[str, Any]:
+    """A hand's events in order, its transfers, and whether its deck matches its commitment.
+
+    ``verified``: the stored deck and salts hash to the published root and leaves
+    (``DeckCommitment.from_json`` recomputes every hash and raises on a mismatch).
+    """
+    events = [
+        {"event": event, "data": shown_event_data(event, hand), "hidden": False}
+        for event in hand.events.order_by("seq")
+    ]
+    for entry in events:
+        entry["hidden"] = entry["data"] is None
+        entry["json"] = "" if entry["hidden"] else json.dumps(entry["data"], sort_keys=True)
+    problem = ""
+    deck: list[dict[str, Any]] = []
+    try:
+        commitment = DeckCommitment.from_json(hand.deck)
+    except (CommitmentError, KeyError, TypeError, ValueError) as error:
+        problem = f"the stored deck does not verify: {error}"
+    else:
+        if commitment.root != hand.commitment_root:
+            problem = "the stored deck's root is not the published commitment root"
+        elif list(commitment.leaves) != list(hand.commitment.get("leaves", [])):
+            problem = "the stored deck's leaves are not the published leaves"
+        if hand.ended is not None:
+            deck = [
+                {"position": index, "card": str(card), "salt": salt}
+                for index, (card, salt) in enumerate(
+                    zip(commitment.deck, commitment.salts, strict=True)
+                )
+            ]
+    return {
+        "hand": hand,
+        "events": events,
+        "deck": deck,
+        "verified": not problem,
+        "problem": problem,
+        "transfers": Transfer.objects.filter(hand_id=hand.pk)
+        .select_related("source", "target")
+        .order_by("id"),
+    }
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id",
+        "name",
+        "game",
+        "preset",
+        "status",
+        "stakes",
+        "bots",
+        "version",
+        "updated",
+    )
+    list_filter = ("game", "status")
+    search_fields = ("name",)
+    exclude = ("state",)
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ("table", "number", "user", "joined", "left", "connections")
+    list_filter = ("table",)
+    list_select_related = ("table", "user")
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ("table", "number", "started", "ended", "end_reason")
+    list_filter = ("table",)
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyAdmin):
+    list_display = ("id", "table", "number", "started", "ended", "commitment_root", "void_reason")
+    list_filter = ("table",)
+    list_select_related = ("table",)
+    date_hierarchy = "started"
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """The hand's audit page instead of a form: events, transfers, deck, verification."""
+        hand = get_object_or_404(Hand.objects.select_related("table"), pk=object_id)
+        if not self.has_view_permission(request, hand):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            **hand_audit(hand),
+            "opts": self.opts,
+            "title": f"{hand.table.name}: hand {hand.number}",
+        }
+        return TemplateResponse(request, "admin/cardroom/hand/audit.html", context)
+
+
+@admin.register(HandEvent)
+class HandEventAdmin(ReadOnlyAdmin):
+    list_display = ("table", "hand", "seq", "type", "private_to", "created")
+    list_filter = ("type",)
+    list_select_related = ("table", "hand")
+    exclude = ("data",)
+    readonly_fields = ("data_shown",)
+
+    @admin.display(description="data")
+    def data_shown(self, event: HandEvent) -> str:
+        data = shown_event_data(event, event.hand)
+        if data is None:
+            return "(private: shown once the hand has ended)"
+        return json.dumps(data, sort_keys=True)
+
+
+@admin.register(OperatorAction)
+class OperatorActionAdmin(ReadOnlyAdmin):
+    list_display = ("created", "actor", "kind", "table", "reason")
+    list_filter = ("kind", "actor")
+    list_select_related = ("actor", "table")
+    search_fields = ("reason", "actor__username")

@@ -1,0 +1,359 @@
+"""The operator console's forms, built from each game's engine.
+
+A table's options are the fields of its config dataclass (``make_config`` builds it), so a
+new game or option appears in the form without a change here. Per game, small extras: the
+stakes presets of the rules, choices the rules name, and a probe for the options a preset
+cannot be built without (a Guts table needs its ante). Every option is optional: left blank,
+the preset's value stands. The game's own validation (``ConfigError``) is the only rule; its
+message is shown next to the field it names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+
+from accounts.money import format_cents
+from cardroom.engines import PACKAGES, engine_for
+from games.chinese_poker.config import PRESETS as CHINESE_PRESETS
+from games.chinese_poker.config import TIMEOUT_POLICIES
+from games.engine import ConfigError
+from games.guts.config import MATCH_CAP_FAMILIES, match_cap_for
+from games.three_card_poker import exact_odds
+from games.three_card_poker.config import PRESETS as TCP_PRESETS
+from games.three_card_poker.odds import decimal_text
+
+__all__ = [
+    "BotsForm",
+    "OptionSpec",
+    "SeatForm",
+    "TableCreateForm",
+    "TimersForm",
+    "config_error_field",
+    "house_edge",
+    "option_specs",
+    "stakes_choices",
+]
+
+#: Options a preset cannot be built without, to learn its config's fields and values.
+PROBES: dict[str, dict[str, Any]] = {"guts": {"ante": 100}}
+#: Choices the rules name, for options that would otherwise be typed.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "match_cap_family": MATCH_CAP_FAMILIES,
+    "timeout": TIMEOUT_POLICIES,
+}
+#: Options in cents, labelled so.
+MONEY = frozenset(
+    {"ante", "match_cap", "min_buy_in", "max_buy_in", "rake_cap", "unit", "hand_fee",
+     "min_ante", "max_ante", "max_pair_plus", "pot_limit"}
+)  # fmt: skip
+#: Words a ConfigError uses for an option it does not name outright.
+ALIASES = {"family": "match_cap_family"}
+#: The form's own fields: an option of the same name is left out rather than shadow one.
+OWN_FIELDS = frozenset({"name", "stakes", "bots", "reason", "confirmed_edge"})
+#: The antes of the Guts stakes ladder of rules/guts-online.md, "Presets" (cents).
+GUTS_ANTES = (10, 25, 50, 100, 200, 500)
+
+
+def _reason_field() -> forms.CharField:
+    return forms.CharField(
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Why: it goes in the operator log, which auditors read.",
+        error_messages={"required": "Give a reason: every operator action is logged with one."},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a game's config, as the form shows it."""
+
+    name: str
+    kind: str  # int, float, str, bool or payouts (comma-separated whole numbers)
+    preset_value: str  # what the preset gives; empty when it follows another option
+    choices: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        words = self.name.replace("_", " ").capitalize()
+        return f"{words} (cents)" if self.name in MONEY else words
+
+
+def _kind(annotation: Any, value: Any) -> str | None:
+    text = str(annotation).replace(" | None", "").replace("None | ", "").strip()
+    if text in ("int", "float", "str", "bool"):
+        return text
+    if isinstance(value, tuple) and all(isinstance(item, int) for item in value):
+        return "payouts"
+    return None
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(str(item) for item in value)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _leaves(config: Any) -> list[tuple[str, Any, Any]]:
+    """The config's options as (name, annotation, value); a nested dataclass (Three Card
+    Poker's pay tables) gives its own fields, which ``make_config`` takes by name."""
+    found: list[tuple[str, Any, Any]] = []
+    for field in dataclasses.fields(config):
+        value = getattr(config, field.name)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            found += _leaves(value)
+        elif field.name != "preset":
+            found.append((field.name, field.type, value))
+    return found
+
+
+def option_specs(game: str, preset: str) -> list[OptionSpec]:
+    """Every option a table of ``game`` from ``preset`` takes, with the preset's values.
+
+    A value that follows a probed option (a Guts match cap follows the ante) is not shown as
+    the preset's: the config is built twice, with the probe and with it doubled, and only
+    values equal in both are.
+    """
+    engine = engine_for(game)
+    probe = PROBES.get(game, {})
+    config = engine.make_config(preset, probe)
+    doubled = {name: value * 2 for name, value in probe.items()}
+    other = {name: value for name, _, value in _leaves(engine.make_config(preset, doubled))}
+    specs = []
+    for name, annotation, value in _leaves(config):
+        kind = _kind(annotation, value)
+        if kind is None or name in OWN_FIELDS:
+            continue
+        fixed = name not in probe and other.get(name) == value
+        specs.append(
+            OptionSpec(
+                name=name,
+                kind=kind,
+                preset_value=_shown(value) if fixed else "",
+                choices=CHOICES.get(name, ()),
+            )
+        )
+    return specs
+
+
+def stakes_choices(game: str, preset: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """The stakes presets of the rules for a table of ``game``: (key, label, options).
+
+    Guts (any table with an ``ante``): the ante ladder with both match-cap families of the
+    seeds (rules/guts-online.md, "Presets"); classic Guts has no match cap, so its ladder is
+    the antes alone. Chinese
+    Poker: the seed's unit ladder, with its buy-in and fee. Three Card Poker: the presets'
+    Ante and Pair Plus limits.
+    """
+    names = {spec.name for spec in option_specs(game, preset)}
+    choices: list[tuple[str, str, dict[str, Any]]] = []
+    # By the options, not the game's name: any table with an ante takes the Guts ladder.
+    if {"ante", "match_cap_family"} <= names:
+        for family in MATCH_CAP_FAMILIES:
+            for ante in GUTS_ANTES:
+                try:
+                    cap = match_cap_for(ante, family)
+                except ConfigError:
+                    continue  # seed 004 lists four stakes only
+                label = f"{family}: {format_cents(ante)} ante, match cap {format_cents(cap)}"
+                choices.append(
+                    (f"{family}-{ante}", label, {"ante": ante, "match_cap_family": family})
+                )
+    elif "ante" in names:
+        for ante in GUTS_ANTES:
+            choices.append((f"ante-{ante}", f"{format_cents(ante)} ante", {"ante": ante}))
+    elif game == "chinese_poker":
+        for key, config in CHINESE_PRESETS.items():
+            label = (
+                f"{format_cents(config.unit)} unit, buy-in {format_cents(config.min_buy_in)},"
+                f" fee {format_cents(config.hand_fee)}"
+            )
+            choices.append((key, label, {"unit": config.unit}))
+    elif game == "three_card_poker":
+        seen = set()
+        for key, tcp in TCP_PRESETS.items():
+            limits = {
+                "min_ante": tcp.min_ante,
+                "max_ante": tcp.max_ante,
+                "max_pair_plus": tcp.max_pair_plus,
+            }
+            if tuple(limits.values()) in seen:
+                continue
+            seen.add(tuple(limits.values()))
+            label = (
+                f"{key}: Ante {format_cents(tcp.min_ante)} to {format_cents(tcp.max_ante)},"
+                f" Pair Plus to {format_cents(tcp.max_pair_plus)}"
+            )
+            choices.append((key, label, limits))
+    return choices
+
+
+def config_error_field(message: str, names: set[str]) -> str | None:
+    """The option a ConfigError's message names first, if it names one."""
+    found: list[tuple[int, str]] = []
+    for word in [*names, *ALIASES]:
+        match = re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", message)
+        if match:
+            found.append((match.start(), ALIASES.get(word, word)))
+    found = [(at, name) for at, name in found if name in names]
+    return min(found)[1] if found else None
+
+
+def house_edge(config: Any) -> dict[str, Any] | None:
+    """The exact figures of a Three Card Poker config's pay tables, for a person to read."""
+    tables = getattr(config, "pay_tables", None)
+    if tables is None:
+        return None
+    odds = exact_odds(tables.ante_bonus, tables.pair_plus)
+
+    def percent(value: Any) -> dict[str, str]:
+        return {
+            "percent": decimal_text(value * 100, 4) + " %",
+            "fraction": f"{value.numerator}/{value.denominator}",
+        }
+
+    return {
+        "ante_bonus": ",".join(str(x) for x in tables.ante_bonus),
+        "pair_plus": ",".join(str(x) for x in tables.pair_plus),
+        "ante_play": percent(odds.ante_play_house_edge),
+        "element_of_risk": percent(odds.element_of_risk),
+        "pair_plus_edge": percent(odds.pair_plus_house_edge),
+        "threshold": odds.play_threshold.text,
+    }
+
+
+def _option_field(spec: OptionSpec) -> forms.Field:
+    help_text = f"Preset: {spec.preset_value}." if spec.preset_value else "Follows the stakes."
+    common: dict[str, Any] = {"required": False, "label": spec.label, "help_text": help_text}
+    if spec.kind == "bool":
+        return forms.ChoiceField(choices=[("", "(preset)"), ("yes", "yes"), ("no", "no")], **common)
+    if spec.choices:
+        return forms.ChoiceField(
+            choices=[("", "(preset)"), *((c, c) for c in spec.choices)], **common
+        )
+    if spec.kind == "int":
+        return forms.IntegerField(**common)
+    if spec.kind == "float":
+        return forms.FloatField(**common)
+    if spec.kind == "payouts":
+        common["help_text"] = f"Payouts to one, comma-separated. {help_text}"
+    return forms.CharField(max_length=200, **common)
+
+
+class TableCreateForm(forms.Form):
+    """A new table of one game and preset: a name, the stakes, any options, bots, a reason."""
+
+    name = forms.CharField(max_length=80)
+
+    def __init__(self, *args: Any, game: str, preset: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if game not in PACKAGES:
+            raise ValueError(f"unknown game {game!r}")
+        engine = engine_for(game)
+        if preset not in engine.presets:
+            raise ValueError(f"unknown preset {preset!r} of {game}")
+        self.game, self.preset, self.engine = game, preset, engine
+        self.specs = option_specs(game, preset)
+        self.stakes = {key: options for key, _, options in stakes_choices(game, preset)}
+        if self.stakes:
+            self.fields["stakes"] = forms.ChoiceField(
+                required=False,
+                choices=[("", "(preset)")]
+                + [(key, label) for key, label, _ in stakes_choices(game, preset)],
+                help_text="A stakes preset of the rules; any option below overrides it.",
+            )
+        for spec in self.specs:
+            self.fields[spec.name] = _option_field(spec)
+        self.fields["bots"] = forms.IntegerField(
+            min_value=0, initial=0, help_text="Seats kept filled by house bots."
+        )
+        self.fields["reason"] = _reason_field()
+        self.config: Any = None
+
+    def option_values(self) -> dict[str, Any]:
+        """The options the operator set, over the chosen stakes preset's."""
+        data = self.cleaned_data
+        options: dict[str, Any] = dict(self.stakes.get(data.get("stakes") or "", {}))
+        for spec in self.specs:
+            value = data.get(spec.name)
+            if value is None or value == "":
+                continue
+            if spec.kind == "bool":
+                value = value == "yes"
+            options[spec.name] = value
+        return options
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            self.config = self.engine.make_config(self.preset, self.option_values())
+        except ConfigError as error:
+            field = config_error_field(str(error), {spec.name for spec in self.specs})
+            self.add_error(field, str(error))
+            return data
+        seats = getattr(self.config, "seats", None)
+        bots = data.get("bots") or 0
+        if isinstance(seats, int) and bots > seats - 1:
+            self.add_error("bots", f"at most {seats - 1} bots: one seat is kept for a person")
+        return data
+
+
+class TimersForm(forms.Form):
+    """A table's timers, as they are now; only the changed ones are applied."""
+
+    def __init__(self, *args: Any, timers: Mapping[str, Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.current = dict(timers)
+        for name, value in timers.items():
+            label = name.replace("_", " ").capitalize()
+            kind = forms.IntegerField if isinstance(value, int) else forms.FloatField
+            self.fields[name] = kind(
+                label=label, initial=value, min_value=0, max_value=3600, required=True
+            )
+        self.fields["reason"] = _reason_field()
+
+    def changed_timers(self) -> dict[str, Any]:
+        """The timers whose value differs from the table's."""
+        return {
+            name: self.cleaned_data[name]
+            for name, value in self.current.items()
+            if self.cleaned_data[name] != value
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors and not self.changed_timers():
+            raise forms.ValidationError("No timer changed: nothing to do.")
+        return data
+
+
+class SeatForm(forms.Form):
+    """Sit a player out, or remove them; the game decides when it takes effect."""
+
+    seat = forms.IntegerField(min_value=0)
+    action = forms.ChoiceField(choices=[("sit_out", "Sit out"), ("leave", "Remove")])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"] = _reason_field()
+
+
+class BotsForm(forms.Form):
+    """How many seats house bots keep filled."""
+
+    bots = forms.IntegerField(min_value=0)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"] = _reason_field()

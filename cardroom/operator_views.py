@@ -1,0 +1,245 @@
+"""The operator console: live tables, new tables, timers, seats, bots, and the operator log.
+
+Every page needs a login and the ``cardroom.operate_tables`` permission (the Operators group);
+the log also opens to anyone who may view it (Auditors). Views validate and call the
+services in :mod:`cardroom.operators`; they never change a table themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.ledger import LedgerError
+from accounts.models import User
+from cardroom.engines import PACKAGES, engine_for
+from cardroom.models import Game, OperatorAction, Seat, Table, TableStatus
+from cardroom.operator_forms import BotsForm, SeatForm, TableCreateForm, TimersForm, house_edge
+from cardroom.operators import (
+    operator_table_create,
+    seat_remove,
+    seat_sit_out,
+    table_bots_change,
+    table_timer_names,
+    table_timers_change,
+)
+from cardroom.selectors import table_state
+from games.engine import ConfigError, IllegalAction
+
+__all__ = [
+    "operator_log_page",
+    "operators_home",
+    "table_bots",
+    "table_console",
+    "table_new",
+    "table_seat",
+    "table_timers",
+]
+
+OPERATE = "cardroom.operate_tables"
+View = Callable[..., HttpResponse]
+#: The console's three forms share a page: each gets its own element ids.
+TIMERS_ID, SEAT_ID, BOTS_ID = "timers_%s", "seat_%s", "bots_%s"
+
+
+def operator_only(view: View) -> View:
+    """A login (else the login page), then the operators' permission (else 403)."""
+    return login_required(permission_required(OPERATE, raise_exception=True)(view))
+
+
+def _live_row(table: Table) -> dict[str, Any]:
+    """One table as the console lists it: the spectator's view, so no hidden card."""
+    view = table_state(table=table, user_id=None)["table"]
+    bots = set(
+        Seat.objects.filter(table=table, left__isnull=True, user__is_bot=True).values_list(
+            "number", flat=True
+        )
+    )
+    players = [
+        {
+            "seat": entry["seat"],
+            "player": entry["player"],
+            "stack": entry.get("stack", 0),
+            "status": entry.get("status", ""),
+            "online": entry.get("online", False),
+            "bot": entry["seat"] in bots,
+        }
+        for entry in view.get("seats", [])
+        if "player" in entry
+    ]
+    return {
+        "table": table,
+        "players": players,
+        "seats": len(view.get("seats", [])),
+        "pot": view.get("pot", 0),
+        "phase": view.get("phase", ""),
+        "bots_seated": len(bots),
+    }
+
+
+@operator_only
+def operators_home(request: HttpRequest) -> HttpResponse:
+    """The live tables: players, stacks, pot, phase, version, last activity and bots."""
+    tables = Table.objects.exclude(status=TableStatus.CLOSED).order_by("id")
+    rows = [_live_row(table) for table in tables]
+    return render(request, "operators/home.html", {"rows": rows})
+
+
+@operator_only
+def table_new(request: HttpRequest) -> HttpResponse:
+    """A new table: first the game and preset, then every option, validated by the game."""
+    game = request.GET.get("game", "")
+    preset = request.GET.get("preset", "")
+    if game not in PACKAGES or preset not in engine_for(game).presets:
+        labels = dict(Game.choices)
+        choices = [
+            {"game": name, "label": labels.get(name, name), "presets": engine_for(name).presets}
+            for name in PACKAGES
+        ]
+        return render(request, "operators/table_choose.html", {"choices": choices})
+    form = TableCreateForm(request.POST or None, game=game, preset=preset)
+    context: dict[str, Any] = {"form": form, "game": game, "preset": preset}
+    if game == "three_card_poker":
+        context["edge"] = house_edge(engine_for(game).make_config(preset, {}))
+    if request.method != "POST":
+        return render(request, "operators/table_new.html", context)
+    if not form.is_valid():
+        return render(request, "operators/table_new.html", context, status=400)
+    edge = house_edge(form.config)
+    if edge is not None:
+        context["edge"] = edge
+        shown = f"{edge['ante_bonus']}/{edge['pair_plus']}"
+        # The house edge of the exact pay tables saved must have been on the page first.
+        if request.POST.get("confirmed_edge") != shown:
+            context["confirm_edge"] = shown
+            return render(request, "operators/table_new.html", context)
+    user: User = request.user  # type: ignore[assignment]
+    try:
+        table = operator_table_create(
+            actor=user,
+            game=game,
+            preset=preset,
+            options=form.option_values(),
+            name=form.cleaned_data["name"],
+            bots=form.cleaned_data["bots"],
+            reason=form.cleaned_data["reason"],
+        )
+    except ConfigError as error:  # pragma: no cover (the form built the same config)
+        form.add_error(None, str(error))
+        return render(request, "operators/table_new.html", context, status=400)
+    messages.success(request, f"Table {table.name} is open.")
+    return redirect("operators-table", table_id=table.pk)
+
+
+def _console(request: HttpRequest, table: Table, status: int = 200, **forms: Any) -> HttpResponse:
+    timers = table_timer_names(table=table)
+    context = {
+        "row": _live_row(table),
+        "table": table,
+        "timers_form": forms.get("timers_form") or TimersForm(timers=timers, auto_id=TIMERS_ID),
+        "seat_form": forms.get("seat_form") or SeatForm(auto_id=SEAT_ID),
+        "bots_form": forms.get("bots_form")
+        or BotsForm(initial={"bots": table.bots}, auto_id=BOTS_ID),
+        "actions": OperatorAction.objects.filter(table=table).select_related("actor")[:20],
+    }
+    return render(request, "operators/table.html", context, status=status)
+
+
+@operator_only
+def table_console(request: HttpRequest, table_id: int) -> HttpResponse:
+    """One table: its live state, the operator's forms, and what operators did to it."""
+    return _console(request, get_object_or_404(Table, pk=table_id))
+
+
+def _refused(form: Any, error: Exception) -> None:
+    form.add_error(None, str(error))
+
+
+@operator_only
+@require_POST
+def table_timers(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Change the table's timers (between hands only)."""
+    table = get_object_or_404(Table, pk=table_id)
+    form = TimersForm(request.POST, timers=table_timer_names(table=table), auto_id=TIMERS_ID)
+    if form.is_valid():
+        try:
+            table_timers_change(
+                actor=_user(request),
+                table_id=table.pk,
+                timers=form.changed_timers(),
+                reason=form.cleaned_data["reason"],
+            )
+        except (ConfigError, IllegalAction) as error:
+            _refused(form, error)
+        else:
+            messages.success(request, "Timers changed.")
+            return redirect("operators-table", table_id=table.pk)
+    return _console(request, table, status=400, timers_form=form)
+
+
+@operator_only
+@require_POST
+def table_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Sit a player out or remove them (the game decides when)."""
+    table = get_object_or_404(Table, pk=table_id)
+    form = SeatForm(request.POST, auto_id=SEAT_ID)
+    if form.is_valid():
+        service = seat_sit_out if form.cleaned_data["action"] == "sit_out" else seat_remove
+        try:
+            action = service(
+                actor=_user(request),
+                table_id=table.pk,
+                seat=form.cleaned_data["seat"],
+                reason=form.cleaned_data["reason"],
+            )
+        except (IllegalAction, LedgerError) as error:
+            _refused(form, error)
+        else:
+            messages.success(
+                request, f"{action.get_kind_display()}: seat {action.details['seat']}."
+            )
+            return redirect("operators-table", table_id=table.pk)
+    return _console(request, table, status=400, seat_form=form)
+
+
+@operator_only
+@require_POST
+def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Change how many seats house bots keep filled."""
+    table = get_object_or_404(Table, pk=table_id)
+    form = BotsForm(request.POST, auto_id=BOTS_ID)
+    if form.is_valid():
+        try:
+            table_bots_change(
+                actor=_user(request),
+                table_id=table.pk,
+                bots=form.cleaned_data["bots"],
+                reason=form.cleaned_data["reason"],
+            )
+        except (ConfigError, IllegalAction, LedgerError) as error:
+            _refused(form, error)
+        else:
+            messages.success(request, f"Bots: {form.cleaned_data['bots']}.")
+            return redirect("operators-table", table_id=table.pk)
+    return _console(request, table, status=400, bots_form=form)
+
+
+def _user(request: HttpRequest) -> User:
+    user: User = request.user  # type: ignore[assignment]
+    return user
+
+
+@login_required
+def operator_log_page(request: HttpRequest) -> HttpResponse:
+    """Every operator action, newest first: for operators and auditors."""
+    if not request.user.has_perm("cardroom.view_operatoraction"):
+        raise PermissionDenied
+    actions = OperatorAction.objects.select_related("actor", "table")[:500]
+    return render(request, "operators/log.html", {"actions": actions})

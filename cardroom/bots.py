@@ -25,13 +25,18 @@ from cardroom.models import Seat, Table, TableStatus
 from cardroom.runtime import table_act
 from cardroom.selectors import table_state
 from games.cards import parse_cards
+from games.chinese_poker import best_arrangement
 from games.engine import IllegalAction
 from games.evaluators import rank_hand
+from games.three_card_poker import PayTables, should_play
+from games.three_card_poker.config import ANTE_BONUS, PAIR_PLUS
 
 __all__ = ["bot_decision", "bots_sweep", "think_seconds"]
 
 log = logging.getLogger(__name__)
 
+#: Chinese Poker's rows, in the order the solver gives them.
+ROWS = ("front", "middle", "back")
 #: A bot waits this long (seconds) before it acts, spread per table version and seat.
 THINK_RANGE = (0.8, 2.6)
 
@@ -60,8 +65,57 @@ def _guts(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] |
     return None
 
 
+def _chinese_poker(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Set the hand as the best-arrangement solver does, declaring a natural it finds."""
+    kinds = {action["kind"] for action in legal}
+    if "set" in kinds:
+        best = best_arrangement(parse_cards(view["you"]["cards"]))
+        rows = {
+            name: [str(card) for card in row] for name, row in zip(ROWS, best.rows, strict=True)
+        }
+        if best.natural is not None:
+            return {"kind": "declare_natural", "natural": best.natural, **rows}
+        return {"kind": "set", "submit": True, **rows}
+    mine = _own_seat(view)
+    if "leave" in kinds and mine.get("stack", 0) <= view.get("hand_fee", 0):
+        return {"kind": "leave"}  # too short to be dealt in: make room for a fresh bot
+    return None
+
+
+def _three_card_poker(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The exact best strategy (Play Q-6-4 or better under the seed's tables), least Ante.
+
+    A bot bets only after someone else at the table has, so it keeps players company instead
+    of playing the house alone all night.
+    """
+    kinds = {action["kind"]: action for action in legal}
+    if "play" in kinds:
+        tables = view.get("pay_tables") or {}
+        pay = PayTables(
+            ante_bonus=tuple(tables.get("ante_bonus", ANTE_BONUS)),
+            pair_plus=tuple(tables.get("pair_plus", PAIR_PLUS)),
+        )
+        cards = parse_cards(view["you"]["cards"])
+        return {"kind": "play"} if should_play(cards, pay) else {"kind": "fold"}
+    if "bet" in kinds:
+        others = [s for s in view.get("seats", []) if s.get("seat") != view["you"]["seat"]]
+        if any(s.get("ante") for s in others):
+            return {"kind": "bet", "ante": kinds["bet"]["min_ante"]}
+        return None
+    if "leave" in kinds and _own_seat(view).get("status") == "short":
+        return {"kind": "leave"}  # cannot cover an Ante and its Play: make room for a fresh bot
+    return None
+
+
+def _own_seat(view: dict[str, Any]) -> dict[str, Any]:
+    seat = (view.get("you") or {}).get("seat")
+    return next((s for s in view.get("seats", []) if s.get("seat") == seat), {})
+
+
 POLICIES: dict[str, Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any] | None]] = {
     "guts": _guts,
+    "chinese_poker": _chinese_poker,
+    "three_card_poker": _three_card_poker,
 }
 
 
@@ -111,7 +165,8 @@ def _fill_seats(table: Table, view: dict[str, Any]) -> None:
         legal = {a["kind"]: a for a in (sit or {}).get("legal_actions", [])}
         if "sit" not in legal:
             return
-        buy_in = max(legal["sit"].get("min") or 0, 1) * 2
+        least = legal["sit"].get("min") or legal["sit"].get("min_stack") or 0
+        buy_in = max(least, 1) * 2
         if legal["sit"].get("max"):
             buy_in = min(buy_in, legal["sit"]["max"])
         _fund(bot, buy_in)

@@ -23,6 +23,7 @@ from accounts.ledger import LedgerError
 from cardroom.models import Seat, Table
 from cardroom.pages import table_page_context
 from cardroom.presentation import cents_from_dollars
+from cardroom.presentation_chinese import chinese_suggestion, suggestion_html
 from cardroom.runtime import table_act, table_apply
 from cardroom.selectors import table_state
 from games.engine import ConfigError, IllegalAction
@@ -134,6 +135,15 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return parse_message(text)
 
     async def _act(self, ident: Any, action: dict[str, Any]) -> dict[str, Any]:
+        if action["kind"] == "suggest":
+            # A read, not an action: the solver's rows for the asker's own Chinese Poker hand.
+            try:
+                rows = await database_sync_to_async(chinese_suggestion)(
+                    table_id=self.table_id, user_id=self.scope["user"].pk
+                )
+            except IllegalAction as error:
+                return {"type": "error", "id": ident, "code": "refused", "message": str(error)}
+            return {"type": "suggestion", "id": ident, **rows}
         try:
             await database_sync_to_async(table_act)(
                 table_id=self.table_id, user=self.scope["user"], action=action
@@ -161,7 +171,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.push_state()
 
     async def push_state(self, *, force: bool = False) -> None:
-        state = await database_sync_to_async(self._state)()
+        # Reads run in the thread pool, not the one thread that serialises writes: every
+        # connection renders its own view after each action, and they need not queue.
+        state = await database_sync_to_async(self._state, thread_sensitive=False)()
         if force or state["version"] > self.version:
             self.version = state["version"]
             await self.send_state(state)
@@ -211,7 +223,7 @@ class TableApiConsumer(_TableConsumer):
 
 
 #: Form fields the page sends in dollars, turned into cents before the runtime sees them.
-DOLLAR_FIELDS = ("buy_in", "amount")
+DOLLAR_FIELDS = ("buy_in", "amount", "ante", "pair_plus")
 
 
 class TablePageConsumer(_TableConsumer):
@@ -237,7 +249,7 @@ class TablePageConsumer(_TableConsumer):
         return parse_message(text)
 
     async def send_state(self, state: dict[str, Any]) -> None:
-        html = await database_sync_to_async(self._render)(state)
+        html = await database_sync_to_async(self._render, thread_sensitive=False)(state)
         await self.send(text_data=html)
 
     def _render(self, state: dict[str, Any]) -> str:
@@ -246,6 +258,8 @@ class TablePageConsumer(_TableConsumer):
         return render_to_string("cardroom/partials/_regions.html", context)
 
     async def answer(self, answer: dict[str, Any]) -> None:
+        if answer["type"] == "suggestion":
+            await self.send(text_data=suggestion_html(answer))
         if answer["type"] == "error":
             html = render_to_string(
                 "cardroom/partials/_notice.html", {"message": answer["message"], "oob": True}

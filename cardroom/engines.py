@@ -23,12 +23,34 @@ class Engine:
     make_config: Callable[[str, Mapping[str, Any]], Any]
     new_table: Callable[[Any], Any]
     presets: tuple[str, ...]
+    default_preset: str
 
 
 #: Table game → the games package that plays it.
 PACKAGES = {
     "guts": "games.guts",
+    "classic_guts": "games.guts",
+    "chinese_poker": "games.chinese_poker",
+    "three_card_poker": "games.three_card_poker",
 }
+
+#: The preset a table starts from when none is named (else the package's first).
+DEFAULT_PRESETS = {
+    "chinese_poker": "unit-1",
+    "three_card_poker": "standard",
+}
+
+
+def _presets(game: str, module: Any) -> tuple[str, ...]:
+    """One package plays both Guts tables: the online presets, and every classic one."""
+    if game in ("guts", "classic_guts"):
+        from games.guts.config import ONLINE_PRESETS
+
+        online = tuple(ONLINE_PRESETS)
+        if game == "guts":
+            return online
+        return tuple(name for name in module.PRESETS if name not in online)
+    return tuple(module.PRESETS)
 
 
 @cache
@@ -37,9 +59,11 @@ def engine_for(game: str) -> Engine:
     if game not in PACKAGES:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(PACKAGES)}")
     module = importlib.import_module(PACKAGES[game])
+    presets = _presets(game, module)
     return Engine(
         game=getattr(module, "GAME", None) or module.GUTS,
         make_config=module.make_config,
         new_table=module.new_table,
-        presets=tuple(module.PRESETS),
+        presets=presets,
+        default_preset=DEFAULT_PRESETS.get(game, presets[0]),
     )

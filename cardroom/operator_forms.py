@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 #: Options a preset cannot be built without, to learn its config's fields and values.
-PROBES: dict[str, dict[str, Any]] = {"guts": {"ante": 100}}
+PROBES: dict[str, dict[str, Any]] = {"guts": {"ante": 100}, "classic_guts": {"ante": 100}}
 #: Choices the rules name, for options that would otherwise be typed.
 CHOICES: dict[str, tuple[str, ...]] = {
     "match_cap_family": MATCH_CAP_FAMILIES,

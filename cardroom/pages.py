@@ -10,6 +10,7 @@ from typing import Any
 
 from accounts.models import User
 from accounts.selectors import bankroll_balance
+from cardroom.house_rules import house_rules
 from cardroom.models import Table
 from cardroom.presentation import describe_table
 from cardroom.selectors import current_commitment, recent_hands, table_state
@@ -24,6 +25,7 @@ def table_page_context(*, table: Table, user: User, oob: bool = False) -> dict[s
         table=table,
         recent=recent_hands(table=table),
         commitment=current_commitment(table=table),
+        house_rules=house_rules(table),
         bankroll_cents=bankroll_balance(user=user),
         oob=oob,
     )

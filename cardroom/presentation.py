@@ -6,6 +6,7 @@ more than the JSON protocol would: hidden cards are simply not in the input.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -38,6 +39,13 @@ STATUS_WORDS = {
     "sitting_out": "sitting out",
     "waiting": "waiting",
     "leaving": "leaving",
+}
+
+#: The table's game → the module that adds its own regions to the context (``describe``).
+GAME_PRESENTATIONS = {
+    "classic_guts": "cardroom.presentation_classic",
+    "chinese_poker": "cardroom.presentation_chinese",
+    "three_card_poker": "cardroom.presentation_tcp",
 }
 
 ACTION_LABELS = {
@@ -148,17 +156,19 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
     for entry in view.get("seats", []):
         if "player" not in entry:
             continue
+        up = entry.get("face_up") or []
         seats.append(
             {
                 **entry,
-                "faces": [CardFace.of(card) for card in entry.get("cards", [])],
-                "backs": range(entry.get("card_count", 0) if "cards" not in entry else 0),
+                # Cards this viewer may see, else only those dealt face up, then the backs.
+                "faces": [CardFace.of(card) for card in entry.get("cards") or up],
+                "backs": range(max(0, entry.get("card_count", 0) - len(entry.get("cards") or up))),
                 "is_you": you is not None and entry["seat"] == you.get("seat"),
                 "stack_text": format_cents(entry.get("stack", 0)),
                 "status_text": STATUS_WORDS.get(entry.get("status", ""), entry.get("status", "")),
             }
         )
-    return {
+    context = {
         "version": state["version"],
         "view": view,
         "phase": view.get("phase", ""),
@@ -167,7 +177,11 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
         "pot_text": format_cents(view.get("pot", 0)),
         "seats": seats,
         "you": you,
-        "your_faces": [CardFace.of(card) for card in (you or {}).get("cards", [])],
+        "your_faces": [CardFace.of(card) for card in (you or {}).get("cards") or []],
         "buttons": _buttons((you or {}).get("legal_actions", [])),
         "seated": you is not None,
     }
+    module = GAME_PRESENTATIONS.get(view.get("table", {}).get("game", ""))
+    if module is not None:
+        context = importlib.import_module(module).describe(state, context)
+    return context

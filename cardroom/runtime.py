@@ -28,7 +28,7 @@ from cardroom.models import Hand, HandEvent, Round, Seat, Table, TableStatus
 from cardroom.places import account_code, transfer_kind
 from games.cards import format_cards
 from games.deck import commit_deck, shuffled_deck
-from games.engine import IllegalAction
+from games.engine import ConfigError, IllegalAction
 
 __all__ = ["Outcome", "table_act", "table_apply", "table_create", "table_timeout"]
 
@@ -71,6 +71,8 @@ def table_create(
 ) -> Table:
     """A new open table; the config is validated by the game (ConfigError says what is wrong)."""
     engine = engine_for(game)
+    if preset not in engine.presets:
+        raise ConfigError(f"unknown preset {preset!r}; presets: {', '.join(engine.presets)}")
     config = engine.make_config(preset, dict(options))
     state = engine.new_table(config)
     stakes = int(getattr(config, "ante", None) or getattr(config, "unit", None) or 0)

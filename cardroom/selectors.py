@@ -96,8 +96,21 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
             for pair in result.get("owed", [])
             if isinstance(pair, (list, tuple)) and len(pair) == 2
         ]
+        # Three Card Poker: each seat's net against the house; Chinese Poker: net units.
+        nets = [
+            {"player": name(item["seat"]), "amount": item["net"]}
+            for item in result.get("results", [])
+            if isinstance(item, dict) and item.get("net")
+        ]
+        units = [
+            {"player": name(int(seat)), "units": value}
+            for seat, value in (result.get("units") or {}).items()
+            if value
+        ]
         rows.append(
             {
+                "nets": nets,
+                "units": units,
                 "owed": owed,
                 "number": hand.number,
                 "root": hand.commitment_root,

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User
 from cardroom.history import hand_history, viewer_seats
+from cardroom.house_rules import house_rules
 from cardroom.models import Game, Hand, Table, TableStatus
 from cardroom.pages import table_page_context
 
@@ -48,6 +49,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "taken": table.taken,
             "seats": len(table.state.get("seats", ())),
             "pot": table.state.get("pot", 0),
+            "house_rules": house_rules(table) if table.game == "classic_guts" else [],
         }
         for table in tables
     ]

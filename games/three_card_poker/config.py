@@ -33,6 +33,7 @@ __all__ = [
     "PayTables",
     "TableConfig",
     "config_from_json",
+    "make_config",
     "preset",
 ]
 
@@ -181,3 +182,41 @@ def preset(name: str) -> TableConfig:
     if name not in PRESETS:
         raise ConfigError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
     return PRESETS[name]
+
+
+def _payout_list(value: Any) -> Any:
+    """Pay tables typed on a command line ("1,4,6,30,40") as a list; anything else as given,
+    for :class:`PayTables` to check."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return [int(part) for part in value.split(",")]
+    except ValueError:
+        return value
+
+
+def make_config(name: str, options: Mapping[str, Any] | None = None) -> TableConfig:
+    """A preset's settings with some changed (``options``: setting names to values); for the
+    table runtime. Pay tables may be lists or comma-separated text.
+
+    >>> make_config("standard", {"min_ante": 500, "max_ante": 50_000}).min_ante
+    500
+    >>> make_config("low", {"pair_plus": "1,3,6,30,40"}).pay_tables.pair_plus
+    (1, 3, 6, 30, 40)
+    >>> make_config("standard", {"ante": 100})
+    Traceback (most recent call last):
+    ...
+    games.engine.ConfigError: unknown option 'ante'; valid options: min_ante, max_ante, \
+max_pair_plus, seats, bet_seconds, decision_seconds, ante_bonus, pair_plus
+    """
+    base = preset(name)
+    known = [f.name for f in fields(TableConfig) if f.name != "pay_tables"]
+    known += ["ante_bonus", "pair_plus"]
+    changed = dict(options or {})
+    for key in changed:
+        if key not in known:
+            raise ConfigError(f"unknown option {key!r}; valid options: {', '.join(known)}")
+    for key in ("ante_bonus", "pair_plus"):
+        if key in changed:
+            changed[key] = _payout_list(changed[key])
+    return config_from_json({"preset": name, **changed}) if changed else base

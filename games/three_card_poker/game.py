@@ -5,6 +5,9 @@ Action kinds: ``sit`` (``stack``), ``leave``, ``top_up`` (``amount``), ``sit_out
 ``play`` (optional ``amount``, equal to the Ante), ``fold`` and ``timeout``. The decisions the
 rules leave open are written in :mod:`.betting`, :mod:`.hand` and :mod:`.seating`.
 
+The view lists every seat (an empty one as ``"status": "empty"``), each occupied one with its
+``player``; after the reveal, until the next deal, each seat's bet ``results`` and ``net``.
+
 >>> from games.cards import DECK
 >>> top = "As Kd Ah Qc 9d 7s".split()
 >>> deck = top + [str(card) for card in DECK if str(card) not in top]
@@ -36,6 +39,7 @@ from games.three_card_poker.betting import bet, close_betting
 from games.three_card_poker.hand import deal, decide, fold_undecided
 from games.three_card_poker.hands import describe, hand_key, qualifies
 from games.three_card_poker.seating import connection, leave, sit, sit_in_or_out, top_up
+from games.three_card_poker.settlement import BetResult, net_result
 from games.three_card_poker.state import (
     SeatState,
     TableState,
@@ -138,7 +142,10 @@ class ThreeCardPoker:
         """What ``seat`` (``None``: a spectator) may see: no hidden card before the reveal."""
         config = state.config
         seats: list[JSON] = []
-        for occupant in state.occupied():
+        for number, occupant in enumerate(state.seats):
+            if occupant is None:
+                seats.append({"seat": number, "status": "empty", "stack": 0, "card_count": 0})
+                continue
             seats.append(
                 _seat_view(state, occupant, visible=state.revealed or occupant.seat == seat)
             )
@@ -204,6 +211,7 @@ def _status(state: TableState, seat: SeatState) -> str:
 def _seat_view(state: TableState, seat: SeatState, *, visible: bool) -> JSON:
     data: JSON = {
         "seat": seat.seat,
+        "player": seat.player,
         "stack": seat.stack,
         "status": _status(state, seat),
         "connected": seat.connected,
@@ -216,6 +224,12 @@ def _seat_view(state: TableState, seat: SeatState, *, visible: bool) -> JSON:
     if visible and seat.cards:
         data["cards"] = _texts(seat.cards)
         data["hand"] = describe(seat.cards)
+    if state.revealed and seat.results:
+        data["results"] = [
+            {"bet": bet, "outcome": outcome, "stake": stake, "paid": paid}
+            for bet, outcome, stake, paid in seat.results
+        ]
+        data["net"] = net_result(BetResult(*result) for result in seat.results)
     return data
 
 

@@ -73,11 +73,11 @@ def deal(
     seats = list(state.seats)
     for position, seat in enumerate(bettors):
         cards = (deck[position], deck[stride + position], deck[2 * stride + position])
-        seats[seat.seat] = replace(seat, cards=cards, decision=None, play=0)
+        seats[seat.seat] = replace(seat, cards=cards, decision=None, play=0, results=())
         events.append(CardsDealt(seat=seat.seat, cards=_texts(cards)))
     for number, other in enumerate(seats):
         if other is not None and other.ante == 0:
-            seats[number] = replace(other, cards=(), decision=None)
+            seats[number] = replace(other, cards=(), decision=None, results=())
     dealer = (deck[stride - 1], deck[2 * stride - 1], deck[3 * stride - 1])
     events.append(CardsDealt(seat=None, cards=_texts(dealer)))
     state = replace(
@@ -163,7 +163,10 @@ def finish_hand(state: TableState, now: float, events: list[Event]) -> TableStat
         )
         events.extend(result_event(seat.seat, b.bet, b.outcome, b.stake, b.paid) for b in bets)
         paid = sum(b.paid for b in bets)
-        seats[seat.seat] = replace(seat, stack=seat.stack + paid, ante=0, pair_plus=0, play=0)
+        shown = tuple((b.bet, b.outcome, b.stake, b.paid) for b in bets)
+        seats[seat.seat] = replace(
+            seat, stack=seat.stack + paid, ante=0, pair_plus=0, play=0, results=shown
+        )
         results.append((seat.seat, net_result(bets)))
     events.append(
         HandEnded(hand=state.hand, results=tuple(results), house=-sum(n for _, n in results))

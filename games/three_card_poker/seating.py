@@ -4,7 +4,7 @@
 Decisions where the rules are silent:
 
 - A player sits with a stack from their bankroll of at least twice the least Ante (an Ante and
-  its Play); there is no upper limit.
+  its Play); there is no upper limit. ``player`` (optional) is the name the table shows.
 - ``leave`` takes effect at once, except for a seat dealt into the hand being played: that
   player keeps the hand (no decision in time is a fold) and is cashed out right after the
   settlement. A seat that bet but has not been dealt yet gets its bets back and leaves at once.
@@ -50,8 +50,10 @@ def sit(state: TableState, action: Mapping[str, Any], now: float) -> Result:
         raise IllegalAction(
             f"a stack of at least {least} cents is needed to sit (the least Ante and its Play)"
         )
+    player = action.get("player")
+    name = player if isinstance(player, str) and player else f"seat {number}"
     events: list[Event] = [PlayerSat(seat=number, stack=amount)]
-    state = with_seat(state, SeatState(seat=number, stack=amount), number)
+    state = with_seat(state, SeatState(seat=number, stack=amount, player=name), number)
     return refresh_betting(state, now, events), events
 
 

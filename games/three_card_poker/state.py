@@ -52,10 +52,13 @@ class SeatState:
     ``ante``, ``pair_plus`` and ``play`` are this round's bets (0: none). ``cards`` are the seat's
     cards of the current or last hand; ``decision`` is ``"play"`` or ``"fold"`` once made.
     ``leaving`` marks a player who asked to leave during a hand: the cash-out follows its end.
+    ``player`` is the name shown at the seat; ``results`` are the last hand's bet results
+    (bet, outcome, stake, paid), kept until the next deal so the table can show them.
     """
 
     seat: int
     stack: int
+    player: str = ""
     sitting_out: bool = False
     connected: bool = True
     leaving: bool = False
@@ -64,6 +67,7 @@ class SeatState:
     play: int = 0
     cards: tuple[int, ...] = ()
     decision: str | None = None
+    results: tuple[tuple[str, str, int, int], ...] = ()
 
     def can_bet(self, config: TableConfig) -> bool:
         """In play for the next round: present, sitting in, and able to cover the least Ante
@@ -162,6 +166,8 @@ def dump_state(state: TableState) -> dict[str, Any]:
                 "play": seat.play,
                 "cards": _cards(seat.cards),
                 "decision": seat.decision,
+                "player": seat.player,
+                "results": [list(result) for result in seat.results],
             }
         )
     return {
@@ -184,6 +190,10 @@ def load_state(data: Mapping[str, Any]) -> TableState:
             continue
         fields = dict(item)
         fields["cards"] = _indices(fields["cards"])
+        fields["results"] = tuple(
+            (str(bet), str(outcome), int(stake), int(paid))
+            for bet, outcome, stake, paid in fields.get("results", ())
+        )
         seats.append(SeatState(**fields))
     if data["phase"] not in PHASES:
         raise ValueError(f"unknown phase {data['phase']!r}; phases: {', '.join(PHASES)}")

@@ -125,7 +125,7 @@ def test_the_chooser_lists_every_preset_of_every_game(as_user, operator):
     for game, preset in [
         ("guts", "survivor"),
         ("guts", "monte_carlo"),
-        ("guts", "kitty"),
+        ("classic_guts", "kitty"),
         ("chinese_poker", "unit-25c"),
         ("three_card_poker", "solo"),
     ]:
@@ -148,7 +148,7 @@ def test_chinese_poker_offers_the_unit_ladder(as_user, operator):
 
 def test_classic_guts_takes_the_ante_ladder_and_its_house_rules(as_user, operator):
     client = as_user(operator)
-    url = NEW + "?game=guts&preset=two_card"
+    url = NEW + "?game=classic_guts&preset=two_card"
     page = client.get(url).content.decode()
     assert '<option value="ante-50">$0.50 ante</option>' in page
     assert "match cap" not in page
@@ -358,11 +358,11 @@ def test_only_timers_can_be_changed_and_within_the_rules(operator, survivor_tabl
     [
         ("chinese_poker", "unit-1", {"set_seconds": 120, "pause_seconds": 2}),
         ("three_card_poker", "standard", {"bet_seconds": 30, "decision_seconds": 20}),
-        ("guts", "kitty", {"decision_seconds": 20.0}),
+        ("classic_guts", "kitty", {"decision_seconds": 20.0}),
     ],
 )
 def test_every_engine_takes_new_timers_in_its_state(operator, game, preset, timers):
-    options = {"ante": 100} if game == "guts" else {}
+    options = {"ante": 100} if game.endswith("guts") else {}
     table = table_create(game=game, preset=preset, options=options, name="T")
     table_timers_change(actor=operator, table_id=table.pk, timers=timers, reason="r")
     table.refresh_from_db()

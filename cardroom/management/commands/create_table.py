@@ -69,7 +69,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", required=True, help="guts, ...")
-        parser.add_argument("--preset", default="", help="the game's preset (default: its first)")
+        parser.add_argument("--preset", default="", help="the game's preset (default: its default)")
         parser.add_argument("--name", default="")
         parser.add_argument("--bots", type=int, default=0, help="seats kept filled by house bots")
         parser.add_argument("--game-options", type=json.loads, default=None, help="options as JSON")
@@ -79,7 +79,7 @@ class Command(BaseCommand):
         extra.update(options.get("extra_options") or {})
         game = options["game"]
         try:
-            preset = options["preset"] or engine_for(game).presets[0]
+            preset = options["preset"] or engine_for(game).default_preset
             table = table_create(
                 game=game,
                 preset=preset,

@@ -1,0 +1,103 @@
+"""A table's house rules in words, for the table page's panel and the lobby.
+
+Classic Guts is a home game whose players agree on house rules before the deal
+(rules/guts-classic.md); the cardroom states them plainly so nobody sits down surprised.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.money import format_cents
+from cardroom.engines import engine_for
+from cardroom.models import Table
+
+__all__ = ["house_rules"]
+
+
+def _money(value: Any) -> str:
+    return format_cents(int(value))
+
+
+#: option → value → sentence (``{}`` is filled with the value). Defaults of the basic game are
+#: not listed, so the panel names only what differs from the rules page.
+SENTENCES: dict[str, dict[Any, str]] = {
+    "cards": {2: "Two cards each.", 3: "Three cards each (three-card ranking)."},
+    "declare": {
+        "sequential": (
+            "Declare in turn from the dealer's left; the dealer is In if all others are Out."
+        ),
+        "simultaneous": "Everyone declares at once.",
+    },
+    "payers": {"worst_losers": "Only the worst hand In pays."},
+    "payment_multiple": {2: "Losers pay double the pot."},
+    "winner_takes_pot": {False: "A showdown winner takes nothing; only a lone In wins the pot."},
+    "ante_when": {"every_deal": "Everyone antes every deal, except those who just paid."},
+    "all_out": {
+        "chicken_fee": "When nobody is In, everyone antes again.",
+        "wimp": "When nobody is In, the best hand antes for everyone (wimp rule).",
+        "henry": "When nobody is In, the best hand matches the pot (Henry rule).",
+    },
+    "ghost": {
+        "always": "A ghost hand plays every showdown; an In hand must beat it.",
+        "single_in": "A ghost hand plays when only one player is In.",
+    },
+    "single_in_needs": {"pair": "A lone In needs a pair or better, or pays the pot."},
+    "pass_left": {True: "After the deal each player passes one card to the left."},
+    "no_peek": {True: "No peeking: you declare without seeing your cards."},
+    "partial_reveal": {True: "Players In get their last card face up."},
+    "community_card": {True: "One community card is turned up and plays in every hand."},
+    "hi_lo": {True: "Declare High, Low, High-Low or Out; the pot splits between high and low."},
+    "dealer_challenge": {True: "If the dealer alone is In, the others may challenge."},
+    "low_wild": {
+        1: "The lowest face-up card's holder is In, and that rank is wild.",
+        2: "The two lowest face-up cards' holders are In; those ranks are wild.",
+    },
+    "two_plus_one": {True: "Two cards, declare, then a third card for those In."},
+    "second_declare": {True: "The third card costs an extra ante and a second declare."},
+    "two_card_straights_flushes": {True: "Two-card straights and flushes count."},
+    "royal_crumpler": {True: "Royal Crumpler: 3-2 is the best hand."},
+    "trips_over_straight_flush": {True: "Three of a kind beats a straight flush."},
+    "flush_over_straight": {True: "A flush beats a straight."},
+    "three_card_straights_flushes": {False: "Straights and flushes don't count."},
+    "payer": {
+        "all_losers": "Every losing hand In matches the pot (Monte Carlo).",
+        "lowest_loser": "Only the lowest losing hand In matches the pot (Survivor).",
+    },
+    "round_end": {
+        "no_losers": "A round ends when a hand has a winner and nobody owes.",
+        "single_in": "A round ends only when exactly one player is In.",
+    },
+}
+
+MONEY = {
+    "ante": "Ante {}.",
+    "match_cap": "A loser's match is capped at {}.",
+    "pot_limit": "Pot limit {}; the excess waits in a reserve.",
+    "min_buy_in": "Buy in with at least {}.",
+    "max_buy_in": "Buy in with at most {}.",
+}
+
+
+def house_rules(table: Table) -> list[str]:
+    """The table's settings as sentences, money first, then every rule that is not the default."""
+    try:
+        config = engine_for(table.game).make_config(table.preset, dict(table.config))
+    except ValueError:
+        return []
+    lines = []
+    for name, template in MONEY.items():
+        value = getattr(config, name, None)
+        if value:
+            lines.append(template.format(_money(value)))
+    for name, sentences in SENTENCES.items():
+        value = getattr(config, name, None)
+        if value in sentences:
+            lines.append(sentences[value])
+    basis_points = getattr(config, "rake_basis_points", None)
+    if basis_points is not None:
+        cap = getattr(config, "rake_cap", 0)
+        whole, part = divmod(int(basis_points), 100)
+        rate = f"{whole}.{part:02d}".rstrip("0").rstrip(".")
+        lines.append(f"Rake {rate} % of each pot won, at most {_money(cap)}.")
+    return lines

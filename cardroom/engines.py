@@ -24,6 +24,18 @@ class Engine:
     new_table: Callable[[Any], Any]
     presets: tuple[str, ...]
     default_preset: str
+    rest_phases: frozenset[str]
+
+    def at_rest(self, state: Any, *, empty: bool = False) -> bool:
+        """Between hands: nothing is committed to a coming hand, and no deck is wanted.
+
+        ``empty`` also asks for an empty pot and reserve: between rounds of Guts, where a
+        table can close without leaving a pot that belongs to nobody.
+        """
+        view = self.game.view(state, None)
+        if view.get("phase") not in self.rest_phases or self.game.wants_deck(state):
+            return False
+        return not empty or not (view.get("pot") or view.get("reserve"))
 
 
 #: Table game → the games package that plays it.
@@ -53,6 +65,15 @@ def _presets(game: str, module: Any) -> tuple[str, ...]:
     return tuple(module.PRESETS)
 
 
+#: The phases in which a table is between hands (a pause holds its clock there).
+REST_PHASES = {
+    "guts": frozenset({"waiting", "pause"}),
+    "classic_guts": frozenset({"waiting", "pause"}),
+    "chinese_poker": frozenset({"waiting", "pause"}),
+    "three_card_poker": frozenset({"idle"}),
+}
+
+
 @cache
 def engine_for(game: str) -> Engine:
     """The engine of a table's ``game``; ValueError naming the games there are."""
@@ -66,4 +87,5 @@ def engine_for(game: str) -> Engine:
         new_table=module.new_table,
         presets=presets,
         default_preset=DEFAULT_PRESETS.get(game, presets[0]),
+        rest_phases=REST_PHASES[game],
     )

@@ -23,6 +23,7 @@ class Game(models.TextChoices):
 class TableStatus(models.TextChoices):
     OPEN = "open", "Open"
     PAUSED = "paused", "Paused"
+    CLOSING = "closing", "Closing after this hand"
     CLOSED = "closed", "Closed"
 
 
@@ -37,6 +38,12 @@ class Table(models.Model):
     version = models.BigIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     bots = models.PositiveSmallIntegerField(default=0, help_text="Seats kept filled by house bots.")
+    rest_state = models.JSONField(
+        null=True, blank=True, help_text="The state at the last point between hands (for a void)."
+    )
+    rest_transfer = models.BigIntegerField(
+        default=0, help_text="The last ledger transfer id of this table at that point."
+    )
     idle_limit_seconds = models.PositiveIntegerField(
         default=600, help_text="A disconnected player is stood up after this long."
     )

@@ -31,6 +31,7 @@ from games.three_card_poker.odds import decimal_text
 __all__ = [
     "BotsForm",
     "OptionSpec",
+    "PlayForm",
     "SeatForm",
     "TableCreateForm",
     "TimersForm",
@@ -343,6 +344,23 @@ class SeatForm(forms.Form):
 
     seat = forms.IntegerField(min_value=0)
     action = forms.ChoiceField(choices=[("sit_out", "Sit out"), ("leave", "Remove")])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"] = _reason_field()
+
+
+class PlayForm(forms.Form):
+    """Pause, resume or close the table, or void the hand in play."""
+
+    action = forms.ChoiceField(
+        choices=[
+            ("pause", "Pause (finish the hand, deal no more)"),
+            ("resume", "Resume"),
+            ("close", "Close (finish the hand, cash everyone out)"),
+            ("void", "Void the hand in play (every chip goes back)"),
+        ]
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -21,12 +21,20 @@ from accounts.ledger import LedgerError
 from accounts.models import User
 from cardroom.engines import PACKAGES, engine_for
 from cardroom.models import Game, OperatorAction, Seat, Table, TableStatus
-from cardroom.operator_forms import BotsForm, SeatForm, TableCreateForm, TimersForm, house_edge
+from cardroom.operator_forms import (
+    BotsForm,
+    PlayForm,
+    SeatForm,
+    TableCreateForm,
+    TimersForm,
+    house_edge,
+)
 from cardroom.operators import (
     operator_table_create,
     seat_remove,
     seat_sit_out,
     table_bots_change,
+    table_play_change,
     table_timer_names,
     table_timers_change,
 )
@@ -39,6 +47,7 @@ __all__ = [
     "table_bots",
     "table_console",
     "table_new",
+    "table_play",
     "table_seat",
     "table_timers",
 ]
@@ -46,7 +55,7 @@ __all__ = [
 OPERATE = "cardroom.operate_tables"
 View = Callable[..., HttpResponse]
 #: The console's three forms share a page: each gets its own element ids.
-TIMERS_ID, SEAT_ID, BOTS_ID = "timers_%s", "seat_%s", "bots_%s"
+TIMERS_ID, SEAT_ID, BOTS_ID, PLAY_ID = "timers_%s", "seat_%s", "bots_%s", "play_%s"
 
 
 def operator_only(view: View) -> View:
@@ -145,6 +154,7 @@ def _console(request: HttpRequest, table: Table, status: int = 200, **forms: Any
         "table": table,
         "timers_form": forms.get("timers_form") or TimersForm(timers=timers, auto_id=TIMERS_ID),
         "seat_form": forms.get("seat_form") or SeatForm(auto_id=SEAT_ID),
+        "play_form": forms.get("play_form") or PlayForm(auto_id=PLAY_ID),
         "bots_form": forms.get("bots_form")
         or BotsForm(initial={"bots": table.bots}, auto_id=BOTS_ID),
         "actions": OperatorAction.objects.filter(table=table).select_related("actor")[:20],
@@ -229,6 +239,28 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
             messages.success(request, f"Bots: {form.cleaned_data['bots']}.")
             return redirect("operators-table", table_id=table.pk)
     return _console(request, table, status=400, bots_form=form)
+
+
+@operator_only
+@require_POST
+def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Pause, resume or close the table, or void the hand in play."""
+    table = get_object_or_404(Table, pk=table_id)
+    form = PlayForm(request.POST, auto_id=PLAY_ID)
+    if form.is_valid():
+        try:
+            action = table_play_change(
+                actor=_user(request),
+                table_id=table.pk,
+                what=form.cleaned_data["action"],
+                reason=form.cleaned_data["reason"],
+            )
+        except (IllegalAction, LedgerError, ValueError) as error:
+            _refused(form, error)
+        else:
+            messages.success(request, f"{action.get_kind_display()}.")
+            return redirect("operators-table", table_id=table.pk)
+    return _console(request, table, status=400, play_form=form)
 
 
 def _user(request: HttpRequest) -> User:

@@ -17,6 +17,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import User
+from cardroom import control
 from cardroom.engines import engine_for
 from cardroom.models import Hand, OperatorAction, OperatorActionKind, Seat, Table, TableStatus
 from cardroom.runtime import table_apply, table_create
@@ -28,6 +29,7 @@ __all__ = [
     "seat_remove",
     "seat_sit_out",
     "table_bots_change",
+    "table_play_change",
     "table_timer_names",
     "table_timers_change",
 ]
@@ -250,3 +252,30 @@ def table_bots_change(*, actor: User, table_id: int, bots: int, reason: str) -> 
                 "leaving": leaving,
             },
         )
+
+
+#: What an operator may do to a table's play, and how the log names it.
+PLAY_CHANGES = {
+    "pause": (control.table_pause, OperatorActionKind.TABLE_PAUSE),
+    "resume": (control.table_resume, OperatorActionKind.TABLE_RESUME),
+    "close": (control.table_close, OperatorActionKind.TABLE_CLOSE),
+}
+
+
+def table_play_change(*, actor: User, table_id: int, what: str, reason: str) -> OperatorAction:
+    """Pause, resume or close a table, or void its hand in play; logged with the reason."""
+    if not reason.strip():
+        raise ValueError("every operator action needs a reason")
+    with transaction.atomic():
+        if what == "void":
+            details = control.hand_void(table_id=table_id, reason=reason.strip())
+            kind = OperatorActionKind.HAND_VOID
+        elif what in PLAY_CHANGES:
+            change, kind = PLAY_CHANGES[what]
+            outcome = change(table_id=table_id)
+            details = {"version": outcome.version, "events": list(outcome.events)}
+        else:
+            raise ValueError(f"unknown change {what!r}; changes: pause, resume, close, void")
+        table = Table.objects.get(pk=table_id)
+        details["status"] = table.status
+        return operator_log(actor=actor, kind=kind, table=table, reason=reason, details=details)

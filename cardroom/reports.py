@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import BigIntegerField, Case, Count, F, Q, QuerySet, Sum, When
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -73,10 +73,22 @@ def _bounds(start: date, end: date) -> tuple[datetime, datetime]:
 
 
 def rake_transfers(*, start: date, end: date) -> QuerySet[Transfer]:
-    """Every transfer into the house rake between the two days, both included."""
+    """Every transfer into or out of the house rake between the two days, both included.
+
+    Out of the rake means a void giving a hand's fee back; it counts negative, so the report
+    is the rake the house kept.
+    """
     first, after = _bounds(start, end)
     return Transfer.objects.filter(
-        target__kind=AccountKind.RAKE, created__gte=first, created__lt=after
+        Q(target__kind=AccountKind.RAKE) | Q(source__kind=AccountKind.RAKE),
+        created__gte=first,
+        created__lt=after,
+    ).annotate(
+        signed=Case(
+            When(source__kind=AccountKind.RAKE, then=-F("amount")),
+            default=F("amount"),
+            output_field=BigIntegerField(),
+        )
     )
 
 
@@ -87,7 +99,7 @@ def rake_report(*, start: date, end: date) -> RakeReport:
     grouped = (
         transfers.annotate(day=TruncDate("created", tzinfo=zone))
         .values("day", "table_id")
-        .annotate(cents=Sum("amount"), count=Count("id"))
+        .annotate(cents=Sum("signed"), count=Count("id"))
         .order_by("day", "table_id")
     )
     table_ids = {row["table_id"] for row in grouped if row["table_id"] is not None}
@@ -118,7 +130,7 @@ def rake_report(*, start: date, end: date) -> RakeReport:
         per_table["cents"] += row["cents"]
         by_game[game] = by_game.get(game, 0) + row["cents"]
     every_day = [start + timedelta(days=n) for n in range((end - start).days + 1)]
-    totals = transfers.aggregate(cents=Sum("amount"), count=Count("id"))
+    totals = transfers.aggregate(cents=Sum("signed"), count=Count("id"))
     return RakeReport(
         start=start,
         end=end,
@@ -152,7 +164,11 @@ def hand_transfers(*, day: date, table_id: int | None) -> list[dict[str, Any]]:
     result = []
     for pk in hand_ids:
         transfers = by_hand.get(pk, [])
-        rake_cents = sum(t.amount for t in transfers if t.target.kind == AccountKind.RAKE)
+        rake_cents = sum(
+            t.amount if t.target.kind == AccountKind.RAKE else -t.amount
+            for t in transfers
+            if AccountKind.RAKE in (t.target.kind, t.source.kind)
+        )
         result.append(
             {"hand_id": pk, "hand": hands.get(pk), "rake": rake_cents, "transfers": transfers}
         )

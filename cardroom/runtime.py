@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts.ledger import Posting, ledger_post
 from accounts.models import User
-from cardroom.engines import engine_for
+from cardroom.engines import Engine, engine_for
 from cardroom.models import Hand, HandEvent, Round, Seat, Table, TableStatus
 from cardroom.places import account_code, transfer_kind
 from games.cards import format_cards
@@ -40,6 +40,9 @@ PLAYER_ACTIONS = frozenset(
      "submit", "surrender", "declare_natural", "bet", "play", "fold", "pass", "choose"}
 )  # fmt: skip
 
+
+#: Actions that put new money at stake: refused while a table is paused or closing.
+NEW_STAKES = frozenset({"sit", "top_up", "bet"})
 
 #: Decisions that a deadline closes: after it they are refused, and the clock applies the
 #: timeout instead. Seat management (leave, sit out, ...) stays possible at any time.
@@ -83,6 +86,7 @@ def table_create(
         config=dict(options),
         stakes=stakes or int(getattr(config, "min_ante", 0)),
         state=engine.game.dump(state),
+        rest_state=engine.game.dump(state),
         bots=bots,
     )
 
@@ -133,31 +137,87 @@ def _apply(
                 raise IllegalAction("too late: the deadline for this decision has passed")
         if table.status == TableStatus.CLOSED:
             raise IllegalAction("this table is closed")
+        if action["kind"] == "timeout" and (table.deadline is None or now < table.deadline):
+            # The table's deadline is the clock's authority: a held clock has none.
+            raise IllegalAction("nothing is due on the clock")
+        if table.status != TableStatus.OPEN and action["kind"] in NEW_STAKES:
+            raise IllegalAction(f"the table is {table.get_status_display().lower()}: no new stakes")
         action["now"] = _timestamp(now)
         state, events = game.apply(game.load(table.state), action)
-        recorded = list(events)
-        while game.wants_deck(state):
-            hand = _open_hand(table)
-            deck = shuffled_deck()
-            commitment = commit_deck(deck)
-            hand.commitment_root = commitment.root
-            hand.commitment = {"leaves": list(commitment.leaves)}
-            hand.deck = commitment.to_json()
-            hand.save()
-            deal = {"kind": "deal", "deck": format_cards(deck).split(), "now": action["now"]}
-            state, dealt = game.apply(state, deal)
-            recorded.extend(dealt)
-        version = table.version + 1
-        _post_money(table, version, recorded, users)
-        _record_events(table, version, recorded, now)
-        _close_vacated_seats(table, game.view(state, None), seats, now)
-        table.state = game.dump(state)
-        table.version = version
-        table.deadline = _moment(game.deadline(state))
-        table.save(update_fields=["state", "version", "deadline", "updated"])
-        group = table.group_name
-        transaction.on_commit(lambda: _broadcast(group, table_id, version))
-        return Outcome(table.pk, version, tuple(e.to_json()["type"] for e in recorded))
+        return _settle(table, engine, state, list(events), seats, users, now)
+
+
+def _settle(
+    table: Table,
+    engine: Engine,
+    state: Any,
+    recorded: list[Any],
+    seats: dict[int, Seat],
+    users: dict[int, User],
+    now: datetime,
+) -> Outcome:
+    """After ``apply``: deal if wanted, close a closing table, post, record and save.
+
+    A paused table deals no more and holds its clock while it is between hands; a closing
+    table finishes the hand in play, then stands every player up, cashing them out.
+    """
+    game = engine.game
+    stamp = _timestamp(now)
+    while game.wants_deck(state) and table.status != TableStatus.PAUSED:
+        state, dealt = _deal(table, game, state, stamp)
+        recorded.extend(dealt)
+    if table.status == TableStatus.CLOSING and engine.at_rest(state, empty=True):
+        state = _stand_everyone_up(game, state, stamp, recorded)
+        table.status = TableStatus.CLOSED
+    version = table.version + 1
+    _post_money(table, version, recorded, users)
+    _record_events(table, version, recorded, now)
+    _close_vacated_seats(table, game.view(state, None), seats, now)
+    at_rest = engine.at_rest(state)
+    if at_rest or any(event.to_json()["type"] == "hand_ended" for event in recorded):
+        # The point a void returns to: everything after it belongs to the next hand.
+        table.rest_state = game.dump(state)
+        table.rest_transfer = _last_transfer(table)
+    table.state = game.dump(state)
+    table.version = version
+    # A pause holds the clock between hands; a closing Guts table plays on to the round's end.
+    held = table.status == TableStatus.PAUSED and at_rest
+    table.deadline = (
+        None if held or table.status == TableStatus.CLOSED else _moment(game.deadline(state))
+    )
+    table.save()
+    group, table_id = table.group_name, table.pk
+    transaction.on_commit(lambda: _broadcast(group, table_id, version))
+    return Outcome(table.pk, version, tuple(e.to_json()["type"] for e in recorded))
+
+
+def _deal(table: Table, game: Any, state: Any, stamp: float) -> tuple[Any, tuple[Any, ...]]:
+    """Shuffle with ``secrets``, record the deck's commitment in a new hand, and deal."""
+    hand = _open_hand(table)
+    deck = shuffled_deck()
+    commitment = commit_deck(deck)
+    hand.commitment_root = commitment.root
+    hand.commitment = {"leaves": list(commitment.leaves)}
+    hand.deck = commitment.to_json()
+    hand.save()
+    result: tuple[Any, tuple[Any, ...]] = game.apply(
+        state, {"kind": "deal", "deck": format_cards(deck).split(), "now": stamp}
+    )
+    return result
+
+
+def _stand_everyone_up(game: Any, state: Any, stamp: float, recorded: list[Any]) -> Any:
+    for entry in game.view(state, None).get("seats", []):
+        if "player" in entry:
+            state, left = game.apply(state, {"kind": "leave", "seat": entry["seat"], "now": stamp})
+            recorded.extend(left)
+    return state
+
+
+def _last_transfer(table: Table) -> int:
+    from accounts.models import Transfer
+
+    return Transfer.objects.filter(table_id=table.pk).aggregate(n=Max("id"))["n"] or 0
 
 
 def _player_action(

@@ -24,6 +24,7 @@ urlpatterns = [
         "operators/tables/<int:table_id>/seats/", operator_views.table_seat, name="operators-seat"
     ),
     path("operators/tables/<int:table_id>/bots/", operator_views.table_bots, name="operators-bots"),
+    path("operators/tables/<int:table_id>/play/", operator_views.table_play, name="operators-play"),
     # The audit pages live under the admin (staff login, the admin's look) before its own URLs.
     path("admin/rake/", audit_views.rake_report_page, name="audit-rake"),
     path("admin/rake/rake.csv", audit_views.rake_csv, name="audit-rake-csv"),

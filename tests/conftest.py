@@ -10,6 +10,21 @@ import pytest
 CI = os.environ.get("CI", "").lower() == "true"
 
 
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A channel layer of each test's own (each async test runs its own event loop).
+
+    channels_redis keeps per-channel asyncio locks on the layer; one left behind by an earlier
+    test's loop (a receive cancelled at a disconnect) refuses the next loop. Nothing is shared
+    between tests through the layer, so a new one is safe on both backends.
+    """
+    from channels.layers import channel_layers
+
+    channel_layers.backends.pop("default", None)
+    yield
+    channel_layers.backends.pop("default", None)
+
+
 @pytest.fixture
 def make_player(db):
     """A factory of players with the usual grant: ``make_player("dave")``."""

@@ -49,21 +49,6 @@ def cp_deck(order: list[int], hands: dict[int, str]) -> tuple[Card, ...]:
     return tuple(dealt) + tuple(card for card in DECK if card not in dealt)
 
 
-@pytest.fixture(autouse=True)
-def fresh_channel_layer():
-    """A channel layer of this test's own (each async test runs its own event loop).
-
-    channels_redis keeps per-channel asyncio locks on the layer; one left behind by an earlier
-    test's loop (a receive cancelled at a disconnect) refuses this loop. Nothing is shared
-    between tests through the layer, so a new one is safe on both backends.
-    """
-    from channels.layers import channel_layers
-
-    channel_layers.backends.pop("default", None)
-    yield
-    channel_layers.backends.pop("default", None)
-
-
 @pytest.fixture
 def fixed_deck(monkeypatch):
     """Deal the given hands instead of a shuffled deck: ``fixed_deck(order, hands)``."""

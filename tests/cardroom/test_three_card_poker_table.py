@@ -26,13 +26,7 @@ from cardroom.models import Seat, Table
 from cardroom.runtime import table_create
 from games.cards import DECK, parse_cards
 from tests.cardroom.test_api_consumer import make_clients
-from tests.cardroom.test_chinese_poker_table import (  # noqa: F401  (an autouse fixture)
-    Page,
-    advance,
-    caught_up,
-    fresh_channel_layer,
-    shown_cards,
-)
+from tests.cardroom.test_chinese_poker_table import Page, advance, caught_up, shown_cards
 from tests.games.three_card_poker.helpers import deck_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

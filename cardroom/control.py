@@ -1,0 +1,152 @@
+"""Operators' control of a table's play: pause, resume, close, and void the hand in play.
+
+These change a table outside the game's own actions, so they live beside the runtime and use
+its transaction discipline: lock the table row, change, save with a new version, tell the group
+after commit. cardroom.operators wraps each with the operator log.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.ledger import Posting, ledger_post
+from accounts.models import Transfer, TransferKind
+from cardroom.engines import engine_for
+from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
+from cardroom.runtime import Outcome, _broadcast, _moment, _settle
+from games.engine import IllegalAction
+
+__all__ = ["hand_void", "table_close", "table_pause", "table_resume"]
+
+
+def _locked(table_id: int) -> Table:
+    return Table.objects.select_for_update().get(pk=table_id)
+
+
+def _resettle(table: Table, now: datetime) -> Outcome:
+    """Run the runtime's after-action step on the table's current state (no new action)."""
+    engine = engine_for(table.game)
+    seats = {s.number: s for s in Seat.objects.filter(table=table, left__isnull=True)}
+    users = {number: seat.user for number, seat in seats.items()}
+    return _settle(table, engine, engine.game.load(table.state), [], seats, users, now)
+
+
+@transaction.atomic
+def table_pause(*, table_id: int) -> Outcome:
+    """Finish the hand in play, deal no more; the clock stops once the table is between hands."""
+    table = _locked(table_id)
+    if table.status != TableStatus.OPEN:
+        raise IllegalAction(f"only an open table can be paused; this one is {table.status}")
+    table.status = TableStatus.PAUSED
+    return _resettle(table, timezone.now())
+
+
+@transaction.atomic
+def table_resume(*, table_id: int) -> Outcome:
+    """Open a paused table again: a held clock starts at once, a waiting deal is dealt."""
+    table = _locked(table_id)
+    if table.status != TableStatus.PAUSED:
+        raise IllegalAction(f"only a paused table can be resumed; this one is {table.status}")
+    table.status = TableStatus.OPEN
+    now = timezone.now()
+    outcome = _resettle(table, now)
+    if table.deadline is not None and table.deadline < now:
+        # A deadline that passed while the clock was held runs out now, not never.
+        Table.objects.filter(pk=table.pk).update(deadline=now)
+    return outcome
+
+
+@transaction.atomic
+def table_close(*, table_id: int) -> Outcome:
+    """Finish the hand in play, then stand every player up with their stack cashed out.
+
+    A Guts round whose pot carries plays on to the round's end first, since a pot left on a
+    closed table would belong to nobody; a table with nobody to play it closes at once.
+    """
+    table = _locked(table_id)
+    if table.status in (TableStatus.CLOSING, TableStatus.CLOSED):
+        raise IllegalAction(f"this table is already {table.status}")
+    table.status = TableStatus.CLOSING
+    return _resettle(table, timezone.now())
+
+
+@transaction.atomic
+def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
+    """Void the hand in play: every chip committed to it goes back, and the hand says why.
+
+    The table returns to its last point between hands (``rest_state``); every ledger transfer
+    of the table since then is reversed, newest first, by a transfer the other way, so the
+    ledger and the restored state agree again. Seats taken since then are given up, and seats
+    given up since then are taken again.
+    """
+    table = _locked(table_id)
+    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    if hand is None:
+        raise IllegalAction("there is no hand in play to void")
+    if table.rest_state is None:
+        raise IllegalAction("this table has no point between hands to return to")
+    now = timezone.now()
+    since = Transfer.objects.filter(table_id=table.pk, id__gt=table.rest_transfer)
+    reversals = [
+        Posting(
+            source=transfer.target.code,
+            target=transfer.source.code,
+            amount=transfer.amount,
+            kind=TransferKind.VOID,
+            idempotency_key=f"void:{transfer.pk}",
+            memo=f"void of hand {hand.number}: {reason}"[:200],
+        )
+        for transfer in since.select_related("source", "target").order_by("-id")
+    ]
+    ledger_post(reversals, table_id=table.pk, hand_id=hand.pk)
+    engine = engine_for(table.game)
+    restored = engine.game.load(table.rest_state)
+    _match_seats(table, engine.game.view(restored, None), now)
+    version = table.version + 1
+    returned = sum(posting.amount for posting in reversals)
+    data = {"type": "hand_voided", "hand": hand.number, "reason": reason, "returned": returned}
+    last = HandEvent.objects.filter(table=table).order_by("-seq").first()
+    HandEvent.objects.create(
+        table=table, hand=hand, version=version, seq=(last.seq if last else 0) + 1,
+        type="hand_voided", data=data,
+    )  # fmt: skip
+    hand.ended = now
+    hand.void_reason = reason[:200]
+    hand.result = data
+    hand.save(update_fields=["ended", "void_reason", "result"])
+    table.state = table.rest_state
+    table.version = version
+    deadline = _moment(engine.game.deadline(restored))
+    table.deadline = None if deadline is None else max(deadline, now)
+    table.save()
+    group, table_id = table.group_name, table.pk
+    transaction.on_commit(lambda: _broadcast(group, table_id, version))
+    return data
+
+
+def _match_seats(table: Table, public: dict[str, Any], now: datetime) -> None:
+    """Make the seat records agree with a restored state."""
+    occupied = {entry["seat"]: entry.get("player") for entry in public.get("seats", [])
+                if "player" in entry}  # fmt: skip
+    for seat in Seat.objects.filter(table=table, left__isnull=True):
+        if seat.number not in occupied:
+            seat.left = now
+            seat.save(update_fields=["left"])
+    active = set(
+        Seat.objects.filter(table=table, left__isnull=True).values_list("number", flat=True)
+    )
+    for number, player in occupied.items():
+        if number in active:
+            continue
+        earlier = (
+            Seat.objects.filter(table=table, number=number, user__username=player)
+            .order_by("-left")
+            .first()
+        )
+        if earlier is not None:
+            earlier.left = None
+            earlier.save(update_fields=["left"])

@@ -133,6 +133,9 @@ class Hand(models.Model):
         help_text="The per-position leaf hashes, published before the deal."
     )
     deck = models.JSONField(help_text="The deck order and salts, for auditors only.")
+    dealt = models.BooleanField(
+        default=False, help_text="Opened for its antes or bets, the hand is dealt later."
+    )
     started = models.DateTimeField(auto_now_add=True)
     ended = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)

@@ -26,7 +26,6 @@ from accounts.models import User
 from cardroom.engines import Engine, engine_for
 from cardroom.models import Hand, HandEvent, Round, Seat, Table, TableStatus
 from cardroom.places import account_code, transfer_kind
-from games.cards import format_cards
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
 
@@ -163,17 +162,29 @@ def _settle(
     """
     game = engine.game
     stamp = _timestamp(now)
+    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
     while game.wants_deck(state) and table.status != TableStatus.PAUSED:
-        state, dealt = _deal(table, game, state, stamp)
+        if hand is None or hand.dealt:
+            hand = _open_hand(table)
+        state, dealt = _deal(hand, game, state, stamp)
         recorded.extend(dealt)
     if table.status == TableStatus.CLOSING and engine.at_rest(state, empty=True):
         state = _stand_everyone_up(game, state, stamp, recorded)
         table.status = TableStatus.CLOSED
+    at_rest = engine.at_rest(state)
+    if hand is None and not at_rest and any(event.moves() for event in recorded):
+        # Money is going into a coming hand (antes, bets): the hand, and its committed deck,
+        # start now, so every chip of it is recorded against it.
+        hand = _open_hand(table)
     version = table.version + 1
-    _post_money(table, version, recorded, users)
+    _post_money(table, version, recorded, users, hand)
     _record_events(table, version, recorded, now)
     _close_vacated_seats(table, game.view(state, None), seats, now)
-    at_rest = engine.at_rest(state)
+    if at_rest:
+        # A hand opened for its antes or bets that never came to a deal (too few players).
+        Hand.objects.filter(table=table, ended__isnull=True, dealt=False).update(
+            ended=now, result={"type": "hand_not_dealt"}
+        )
     if at_rest or any(event.to_json()["type"] == "hand_ended" for event in recorded):
         # The point a void returns to: everything after it belongs to the next hand.
         table.rest_state = game.dump(state)
@@ -191,17 +202,12 @@ def _settle(
     return Outcome(table.pk, version, tuple(e.to_json()["type"] for e in recorded))
 
 
-def _deal(table: Table, game: Any, state: Any, stamp: float) -> tuple[Any, tuple[Any, ...]]:
-    """Shuffle with ``secrets``, record the deck's commitment in a new hand, and deal."""
-    hand = _open_hand(table)
-    deck = shuffled_deck()
-    commitment = commit_deck(deck)
-    hand.commitment_root = commitment.root
-    hand.commitment = {"leaves": list(commitment.leaves)}
-    hand.deck = commitment.to_json()
-    hand.save()
+def _deal(hand: Hand, game: Any, state: Any, stamp: float) -> tuple[Any, tuple[Any, ...]]:
+    """Deal the hand's committed deck."""
+    hand.dealt = True
+    hand.save(update_fields=["dealt"])
     result: tuple[Any, tuple[Any, ...]] = game.apply(
-        state, {"kind": "deal", "deck": format_cards(deck).split(), "now": stamp}
+        state, {"kind": "deal", "deck": hand.deck["deck"], "now": stamp}
     )
     return result
 
@@ -262,14 +268,23 @@ def _player_action(
 
 
 def _open_hand(table: Table) -> Hand:
+    """A new hand: shuffle with ``secrets`` and record the deck's commitment before any deal."""
     last = Hand.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
     round_ = Round.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
-    return Hand(
-        table=table, round=round_, number=last + 1, commitment_root="", commitment={}, deck={}
+    commitment = commit_deck(shuffled_deck())
+    return Hand.objects.create(
+        table=table,
+        round=round_,
+        number=last + 1,
+        commitment_root=commitment.root,
+        commitment={"leaves": list(commitment.leaves)},
+        deck=commitment.to_json(),
     )
 
 
-def _post_money(table: Table, version: int, events: list[Any], users: dict[int, User]) -> None:
+def _post_money(
+    table: Table, version: int, events: list[Any], users: dict[int, User], hand: Hand | None
+) -> None:
     postings: list[Posting] = []
     for index, event in enumerate(events):
         kind_name = event.to_json()["type"]
@@ -285,7 +300,6 @@ def _post_money(table: Table, version: int, events: list[Any], users: dict[int, 
                 )
             )
     if postings:
-        hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
         ledger_post(postings, table_id=table.pk, hand_id=hand.pk if hand else None)
 
 

@@ -86,6 +86,9 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
     )
 }
+# One test database per test run, so two runs at once never share one (xdist's workers add
+# their own suffix to their parent's name).
+_run = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE makes every transaction take the write lock at BEGIN, so two writers queue
     # instead of failing with "database is locked" when one upgrades a read lock.
@@ -93,7 +96,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests use a file, not shared-cache memory, whose table locks fail at once instead of
     # waiting: the concurrency tests and the in-process server need real waiting.
     (BASE_DIR / ".local").mkdir(exist_ok=True)
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".local" / "test-db.sqlite3")}
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".local" / f"test-db-{_run}.sqlite3")}
+else:
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{_run}"}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -62,6 +62,24 @@ def live_server(name: str = "server") -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=5)
+            _wait_for_its_connections_to_close()
+
+
+def _wait_for_its_connections_to_close() -> None:
+    """PostgreSQL ends a dead process's sessions a moment later; the test database can only
+    be dropped at teardown once they are gone."""
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + 10
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
 
 
 def _wait_for(port: int, process: subprocess.Popen[bytes], log_path: Path) -> None:

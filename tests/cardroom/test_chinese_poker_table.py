@@ -300,6 +300,7 @@ async def test_the_page_board_sets_rows_asks_the_solver_and_shows_no_hidden_card
     assert "Cards sorted by rank" in board
 
     await page.post(kind="set", **ANN)  # card lists travel as space-separated text
+    await caught_up(table, page)  # under load the push may lag behind a drain's silence
     await table.arefresh_from_db()
     entry = next(e for e in table.state["entries"] if e["seat"] == 0)
     assert entry["status"] == "setting"

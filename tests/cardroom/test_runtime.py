@@ -162,3 +162,30 @@ def test_rounds_are_recorded_with_their_hands(survivor_table, seated):
     round_ = Round.objects.get(table=survivor_table, number=1)
     assert round_.ended is None
     assert list(round_.hands.values_list("number", flat=True)) == [1]
+
+
+def test_every_chip_of_a_hand_is_recorded_against_it(survivor_table, seated):
+    ann, ben, cat = seated
+    advance(survivor_table)
+    table_act(table_id=survivor_table.pk, user=ann, action={"kind": "ante"})
+    hand = Hand.objects.get(table=survivor_table)  # opened, with its deck committed, at once
+    assert (hand.dealt, len(hand.commitment_root)) == (False, 64)
+    play_on = [ben, cat]
+    for player in play_on:
+        table_act(table_id=survivor_table.pk, user=player, action={"kind": "ante"})
+    hand.refresh_from_db()
+    assert hand.dealt
+    antes = Transfer.objects.filter(kind="ante", table_id=survivor_table.pk)
+    assert sorted(antes.values_list("hand_id", flat=True)) == [hand.pk] * 3
+
+
+def test_a_hand_whose_antes_never_come_to_a_deal_ends_undealt(survivor_table, seated):
+    ann = seated[0]
+    advance(survivor_table)
+    table_act(table_id=survivor_table.pk, user=ann, action={"kind": "ante"})
+    advance(survivor_table)  # the others never ante: the antes go back
+    hand = Hand.objects.get(table=survivor_table)
+    assert hand.result == {"type": "hand_not_dealt"}
+    assert hand.ended is not None
+    assert bankroll_balance(user=ann) == 80_000
+    call_command("audit_ledger")

@@ -43,7 +43,15 @@ class Client:
         self.frames.append(frame)
         return frame
 
-    async def drain(self) -> None:
+    async def drain(self, table: Table | None = None) -> None:
+        """Receive until quiet, and (given the table) until its latest version has arrived:
+        under load a push may lag behind a moment's silence."""
+        if table is not None:
+            await table.arefresh_from_db()
+            while max((f["version"] for f in self.frames if f["type"] == "state"), default=-1) < (
+                table.version
+            ):
+                await self.receive(timeout=10)
         while not await self.communicator.receive_nothing(timeout=0.2):
             await self.receive()
 
@@ -162,12 +170,12 @@ async def test_three_players_play_a_hand_and_nothing_leaks(table):
     for client in clients:
         assert (await client.act(kind="ante"))["type"] == "ack"
     for client in clients:
-        await client.drain()
+        await client.drain(table)
     await clients[0].act(kind="declare", choice="in")
     await clients[1].act(kind="declare", choice="in")
     await clients[2].act(kind="declare", choice="out")
     for client in clients:
-        await client.drain()
+        await client.drain(table)
         await client.close()
     own_cards: dict[int, set[str]] = {}
     for seat, client in enumerate(clients):
@@ -204,7 +212,7 @@ async def seat_three_and_deal(table: Table) -> list[Client]:
     for client in clients:
         assert (await client.act(kind="ante"))["type"] == "ack"
     for client in clients:
-        await client.drain()
+        await client.drain(table)
     return clients
 
 

@@ -36,9 +36,19 @@ class Page:
         assert connected
         await self.settle()
 
-    async def settle(self) -> None:
+    async def settle(self, table: Table | None = None) -> None:
+        """Receive until quiet, and (given the table) until its latest version has arrived:
+        under load a push may lag behind a moment's silence."""
+        if table is not None:
+            await table.arefresh_from_db()
+            while self.version() < table.version:
+                self.frames.append(await self.communicator.receive_from(timeout=10))
         while not await self.communicator.receive_nothing(timeout=0.2):
             self.frames.append(await self.communicator.receive_from())
+
+    def version(self) -> int:
+        found = re.findall(r'data-version="(\d+)"', "".join(self.frames))
+        return max(map(int, found), default=-1)
 
     async def submit(self, **fields) -> None:
         form = {key: str(value) for key, value in fields.items()}
@@ -71,10 +81,10 @@ async def test_a_hand_played_on_the_page_shows_nobody_a_hidden_card(table: Table
         await page.submit(kind="sit", buy_in="200")  # dollars, as the form sends them
     await advance(table)
     for page in pages:
-        await page.settle()
+        await page.settle(table)
         await page.submit(kind="ante")
     for page in pages:
-        await page.settle()
+        await page.settle(table)
     dealt = {
         event.private_to: set(event.data["cards"])
         async for event in HandEvent.objects.filter(table=table, type="cards_dealt")
@@ -85,7 +95,7 @@ async def test_a_hand_played_on_the_page_shows_nobody_a_hidden_card(table: Table
     await pages[1].submit(kind="declare", choice="in")
     await pages[2].submit(kind="declare", choice="out")
     for page in pages:
-        await page.settle()
+        await page.settle(table)
     shown = dealt[0] | dealt[1]
     assert pages[0].cards_seen() == shown
     assert pages[1].cards_seen() == shown

@@ -22,7 +22,7 @@ def test_three_players_play_a_survivor_round_in_the_browser(browser):
     table = table_create(
         game="guts",
         preset="survivor",
-        options={"ante": 100, "seats": 6, "showdown_seconds": 4, "decision_seconds": 20},
+        options={"ante": 100, "seats": 6, "showdown_seconds": 10, "decision_seconds": 20},
         name="E2E Survivor",
     )
     for name in NAMES:
@@ -43,7 +43,7 @@ def test_three_players_play_a_survivor_round_in_the_browser(browser):
         for page in pages:
             page.click("form.action-sit button")
         for page in pages:
-            page.wait_for_selector("form.action-ante button", timeout=15_000)
+            page.wait_for_selector("form.action-ante button", timeout=30_000)
             page.keyboard.press("a")
         for page in pages:
             page.wait_for_selector("form.action-declare button", timeout=15_000)

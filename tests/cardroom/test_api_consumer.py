@@ -263,3 +263,41 @@ async def test_the_clock_resolves_a_timeout_with_everyone_disconnected(table):
     from django.core.management import call_command
 
     await sync_to_async(call_command)("audit_ledger")
+
+
+async def test_three_players_play_a_round_to_its_end_through_the_api(table):
+    """Hand 1: two In, one Out (the loser owes); hand 2: ann In alone, ben Out, cat times out
+    (mucked by the clock): one winner and nobody owing ends the round."""
+    from cardroom.models import Hand, Round
+
+    clients = await seat_three_and_deal(table)
+    ann, ben, cat = clients
+    await ann.act(kind="declare", choice="in")
+    await ben.act(kind="declare", choice="in")
+    await cat.act(kind="declare", choice="out")
+    await advance(table)  # the pause after the showdown: the next hand's antes and matches
+    for client in clients:
+        await client.drain(table)
+    for client in clients:
+        state = [f for f in client.frames if f["type"] == "state"][-1]
+        legal = {a["kind"] for a in state["you"]["legal_actions"]}
+        if "ante" in legal:
+            assert (await client.act(kind="ante"))["type"] == "ack"
+    for client in clients:
+        await client.drain(table)
+    await table.arefresh_from_db()
+    assert table.state["phase"] == "declare"
+    await ann.act(kind="declare", choice="in")
+    await ben.act(kind="declare", choice="out")
+    await advance(table)  # cat never answers: the clock mucks the hand
+    round_ = await Round.objects.aget(table=table, number=1)
+    assert round_.ended is not None
+    assert await Hand.objects.filter(table=table, ended__isnull=False).acount() == 2
+    for client in clients:
+        await client.drain(table)
+        await client.close()
+    final = [f for f in cat.frames if f["type"] == "state"][-1]
+    assert final["table"]["pot"] == 0
+    from django.core.management import call_command
+
+    await sync_to_async(call_command)("audit_ledger")

@@ -15,6 +15,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -31,9 +32,6 @@ from games.engine import ConfigError, IllegalAction
 __all__ = ["TableApiConsumer", "TablePageConsumer", "parse_message"]
 
 MAX_MESSAGE_BYTES = 8 * 1024
-#: Token bucket per connection: a burst of 20 messages, refilled at 10 a second.
-RATE_BURST = 20
-RATE_PER_SECOND = 10.0
 #: How many answered action ids a connection remembers, to answer a replay without applying.
 REMEMBERED_IDS = 256
 
@@ -92,7 +90,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         self.group = f"table-{self.table_id}"
         self.version = -1
-        self.tokens = float(RATE_BURST)
+        self.burst = float(settings.CARDROOM_WS_RATE_BURST)
+        self.rate = float(settings.CARDROOM_WS_RATE_PER_SECOND)
+        self.tokens = self.burst
         self.refilled = time.monotonic()
         self.answered: dict[str, dict[str, Any]] = {}
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -159,7 +159,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _take_token(self) -> None:
         now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.rate)
         self.refilled = now
         if self.tokens < 1:
             raise MessageError("rate_limited", "too many messages: slow down")

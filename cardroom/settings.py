@@ -153,6 +153,9 @@ CARDROOM_RELOAD_BELOW_FRACTION = 10  # reload offered below a tenth of the grant
 CARDROOM_RELOAD_INTERVAL_SECONDS = envint("CARDROOM_RELOAD_INTERVAL_SECONDS", 3600)
 # The largest single amount the ledger accepts: $10 million, far beyond any table.
 CARDROOM_MAX_TRANSFER_CENTS = 1_000_000_000
+# Each WebSocket connection's token bucket: a burst of messages, refilled at a rate a second.
+CARDROOM_WS_RATE_BURST = envint("CARDROOM_WS_RATE_BURST", 20)
+CARDROOM_WS_RATE_PER_SECOND = envint("CARDROOM_WS_RATE_PER_SECOND", 10)
 # The clock: in the server process on the embedded default; `runclock` runs it alone.
 CARDROOM_CLOCK_IN_PROCESS = envbool("CARDROOM_CLOCK_IN_PROCESS", not TESTING)
 

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from accounts.services import user_create
 from cardroom.asgi import application
 from cardroom.auth import token_create
-from cardroom.models import HandEvent, Table
+from cardroom.models import HandEvent, Seat, Table
 from tests.cardroom.test_api_consumer import ORIGIN, advance
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -70,12 +70,13 @@ def table(db):
 
 
 async def test_a_hand_played_on_the_page_shows_nobody_a_hidden_card(table: Table):
-    pages = []
+    pages, users = [], []
     for name in ("ann", "ben", "cat"):
         user = await sync_to_async(user_create)(username=name)
         page = Page(table.pk, await sync_to_async(token_create)(user=user))
         await page.open()
         pages.append(page)
+        users.append(user)
     assert all('hx-swap-oob="true"' in page.frames[0] for page in pages)
     for page in pages:
         await page.submit(kind="sit", buy_in="200")  # dollars, as the form sends them
@@ -89,17 +90,23 @@ async def test_a_hand_played_on_the_page_shows_nobody_a_hidden_card(table: Table
         event.private_to: set(event.data["cards"])
         async for event in HandEvent.objects.filter(table=table, type="cards_dealt")
     }
-    for seat, page in enumerate(pages):  # before the declare ends: only one's own cards
-        assert page.cards_seen() == dealt[seat]
+    # Seats are given in the order the sits arrive: read each page's seat, don't assume it.
+    seat_of = [
+        (await Seat.objects.aget(table=table, user=user, left__isnull=True)).number
+        for user in users
+    ]
+    hands = [dealt[seat] for seat in seat_of]
+    for page, hand in zip(pages, hands, strict=True):  # before the reveal: one's own cards
+        assert page.cards_seen() == hand
     await pages[0].submit(kind="declare", choice="in")
     await pages[1].submit(kind="declare", choice="in")
     await pages[2].submit(kind="declare", choice="out")
     for page in pages:
         await page.settle(table)
-    shown = dealt[0] | dealt[1]
+    shown = hands[0] | hands[1]
     assert pages[0].cards_seen() == shown
     assert pages[1].cards_seen() == shown
-    assert pages[2].cards_seen() == shown | dealt[2]
+    assert pages[2].cards_seen() == shown | hands[2]
     for page in pages:
         await page.communicator.disconnect()
 

@@ -35,6 +35,7 @@ PHASE_WORDS = {
 STATUS_WORDS = {
     "in_hand": "in the hand",
     "in_round": "in the round",
+    "in_game": "in the game",
     "owes": "owes the pot",
     "sitting_out": "sitting out",
     "waiting": "waiting",

@@ -155,6 +155,11 @@ def _pair_rows(
     return drawn
 
 
+def _units(count: int) -> str:
+    """ "1 unit", "3 units"."""
+    return f"{count} unit" if count == 1 else f"{count} units"
+
+
 def _pair_text(pair: dict[str, Any], names: dict[int, str], shown: dict[int, Any]) -> str:
     """Why a pair was scored as it was, in words (rules/chinese-poker.md, "Scoring")."""
     first, second = pair["seats"]
@@ -163,22 +168,22 @@ def _pair_text(pair: dict[str, Any], names: dict[int, str], shown: dict[int, Any
     units = abs(total)
     if reason == "natural":
         natural = NATURAL_NAMES.get(shown.get(winner, {}).get("natural") or "", "a natural")
-        return f"{names[winner]}'s {natural} wins {units} units from {names[payer]}"
+        return f"{names[winner]}'s {natural} wins {_units(units)} from {names[payer]}"
     if reason == "natural_tie":
         return "naturals of equal rank: nothing changes hands"
     if reason == "surrender":
-        return f"{names[payer]} surrendered: pays {names[winner]} {units} units"
+        return f"{names[payer]} surrendered: pays {names[winner]} {_units(units)}"
     if reason == "both_surrendered":
         return "both surrendered: nothing changes hands"
     if reason == "foul":
         extra = units - 3
         bonuses = f" (3 + {extra} in bonuses)" if extra else ""
-        return f"{names[payer]} fouled: pays {names[winner]} {units} units{bonuses}"
+        return f"{names[payer]} fouled: pays {names[winner]} {_units(units)}{bonuses}"
     if reason == "both_fouled":
         return "both fouled: nothing changes hands"
     if total == 0:
         return "rows split evenly: nothing changes hands"
-    return f"{names[winner]} wins {units} units from {names[payer]}"
+    return f"{names[winner]} wins {_units(units)} from {names[payer]}"
 
 
 def _reveal(view: dict[str, Any], you_seat: int | None) -> dict[str, Any] | None:

@@ -25,7 +25,6 @@ def describe(state: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
         reserve_text=format_cents(view.get("reserve", 0)) if view.get("reserve") else "",
         pot_limit_text=format_cents(view["pot_limit"]) if view.get("pot_limit") else "",
         ghost_faces=[CardFace.of(card) for card in ghost] if isinstance(ghost, list) else [],
-        ghost_hidden=ghost is not None and not isinstance(ghost, list),
         community_faces=[CardFace.of(card) for card in view.get("community") or []],
         wild=view.get("wild", ""),
     )

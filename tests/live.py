@@ -14,8 +14,12 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
+from django.conf import settings
+from django.contrib.staticfiles.finders import get_finders
+from django.core.management import call_command
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,9 +43,25 @@ def database_url() -> str:
     return f"postgres://{user}@{host}:{port}/{settings['NAME']}"
 
 
+@cache
+def collect_static() -> None:
+    """The server serves static files from STATIC_ROOT (WhiteNoise), not from static/: when a
+    source is newer than its copy there, collect them all, so no page is drawn with stale CSS
+    or JS. Up to date (as after ``make test``'s collectstatic) nothing is written, since another
+    worker's server may be serving those files."""
+    root = Path(settings.STATIC_ROOT)
+    for finder in get_finders():
+        for path, storage in finder.list(["CVS", ".*", "*~"]):
+            copy = root / (getattr(storage, "prefix", None) or "") / path
+            if not copy.exists() or copy.stat().st_mtime < Path(storage.path(path)).stat().st_mtime:
+                call_command("collectstatic", interactive=False, verbosity=0)
+                return
+
+
 @contextmanager
 def live_server(name: str = "server") -> Iterator[str]:
     """A daphne process serving the cardroom; yields its base URL and stops it after."""
+    collect_static()
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / f"{name}-{port}.log"

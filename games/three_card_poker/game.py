@@ -146,9 +146,9 @@ class ThreeCardPoker:
             if occupant is None:
                 seats.append({"seat": number, "status": "empty", "stack": 0, "card_count": 0})
                 continue
-            seats.append(
-                _seat_view(state, occupant, visible=state.revealed or occupant.seat == seat)
-            )
+            # A folded hand is mucked: after the reveal it stays its owner's alone.
+            shown = state.revealed and occupant.decision != "fold"
+            seats.append(_seat_view(state, occupant, visible=shown or occupant.seat == seat))
         dealer: JSON = {"card_count": len(state.dealer_cards), "cards": None}
         if state.revealed:
             key = hand_key(state.dealer_cards)

@@ -185,7 +185,8 @@ async def test_the_page_takes_bets_in_dollars_and_shows_no_hidden_card(table, fi
     for html in page.frames[:revealed_at]:
         assert not shown_cards(html) & hidden
     reveal = page.frames[-1]
-    assert shown_cards(reveal) >= hidden
+    assert shown_cards(reveal) >= set(DEALER.split())
+    assert not shown_cards(reveal) & set(BEN.split())  # ben folded: his hand stays mucked
     assert "king-high (K-9-3)" in reveal
     assert "Ante $1.00 won (+$1.00)" in reveal
     assert "Pair Plus $0.50 won (+$0.50)" in reveal

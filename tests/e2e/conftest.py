@@ -11,6 +11,7 @@ import os
 import shutil
 
 import pytest
+from django.db import connections
 
 from tests.conftest import CI
 
@@ -44,4 +45,8 @@ def browser(monkeypatch):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
+        # The test's queries ran inside sync_playwright's context, on connections that
+        # pytest-django's teardown (outside it) never sees: close them here, or PostgreSQL
+        # refuses to drop a test database "being accessed by other users".
+        connections.close_all()
         browser.close()

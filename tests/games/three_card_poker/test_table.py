@@ -281,13 +281,14 @@ def test_views_before_the_reveal_show_only_the_viewers_own_cards() -> None:
     assert shown(GAME.view(table.state, 2), HIDDEN_PLAYER + HIDDEN_OTHER + HIDDEN_DEALER) == []
 
 
-def test_views_after_the_reveal_show_every_hand() -> None:
+def test_views_after_the_reveal_show_every_played_hand_but_no_folded_one() -> None:
     table = dealt_table()
     table.act(kind="play", seat=0)
     table.act(kind="fold", seat=1)
     view = GAME.view(table.state, None)
     everything = HIDDEN_PLAYER + HIDDEN_OTHER + HIDDEN_DEALER
-    assert shown(view, everything) == everything
+    assert shown(view, everything) == HIDDEN_PLAYER + HIDDEN_DEALER
+    assert shown(GAME.view(table.state, 1), HIDDEN_OTHER) == HIDDEN_OTHER  # its owner sees it
     assert view["dealer"]["hand"] == "seven-high (7-5-3)"
     assert view["dealer"]["qualifies"] is False
     assert view["you"] is None

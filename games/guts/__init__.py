@@ -1,5 +1,7 @@
 """Guts as pure state machines: online Monte Carlo and Survivor (rules/guts-online.md) and
-classic one-deal Guts with its options and presets (rules/guts-classic.md).
+classic Guts with its options and presets (rules/guts-classic.md): the one-deal games, the
+games with a second deal (Four-Two-Two, Four-Two-Three), the games in stages (Three-Five-Seven,
+Nuts, Napalm) and Toh.
 
 :data:`GUTS` is the :class:`games.engine.Game` the table runtime uses; :func:`make_config`
 builds a validated config from a preset and options; :func:`new_table` gives the empty table

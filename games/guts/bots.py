@@ -20,8 +20,10 @@ from typing import Any
 
 from games.cards import DECK, parse_cards
 from games.guts import events as ev
-from games.guts.classic_settle import hand_of, key_for
+from games.guts.classic import in_hand
+from games.guts.classic_settle import hand_of, hand_rules, key_for
 from games.guts.classic_state import ClassicState
+from games.guts.fourtwo import four_card_key
 from games.guts.game import GUTS, Config, State, new_table
 from games.guts.online import apply
 from games.guts.showdown import hand_key
@@ -45,8 +47,37 @@ def _classic_thresholds(state: ClassicState) -> tuple[int, int]:
     return key([c.index for c in parse_cards(high)]), key([c.index for c in parse_cards(low)])
 
 
-def _classic_choice(state: ClassicState, value: int, high: int, low: int) -> str:
-    if not state.config.hi_lo:
+#: The least hand a bot plays In at a stage of each kind (its first cards, as many as the hand
+#: holds; a five-card bar serves the best five of six or seven).
+_BARS = {
+    "one_card": "Jc",
+    "two_card": "Ac Td",
+    "three_card": "2c 2d 3h",
+    "three_five_seven_stage_one": "8c 8d 4h",
+    "five_card": "Jc Jd 9h 6s 4d",
+    "best_five": "Tc Td 9h 9s 4d",
+    "low_nuts": "8c 6d 4h 3s 2c",
+    "low_napalm": "9c 8d 6h 4s 3c",
+}
+_FOUR_BAR = [card.index for card in parse_cards("Qc Qd 4h 6s")]
+
+
+def _classic_choice(state: ClassicState, cards: tuple[int, ...]) -> str:
+    config = state.config
+    if config.flow == "four_two":  # four cards down: the best five comes after the declare
+        strong = four_card_key(cards, state.wild) >= four_card_key(_FOUR_BAR, state.wild)
+        return "in" if strong else "out"
+    if len(cards) == 2 and config.hand_kind == "three_card":
+        # Two Plus One's first declare, on two cards
+        two = hand_key("two_card")
+        return "in" if two(cards) >= two([c.index for c in parse_cards("Ac Td")]) else "out"
+    key = key_for(state)
+    if config.staged:
+        bar = [card.index for card in parse_cards(_BARS[hand_rules(state)[0]])]
+        return "in" if key(cards) >= key(bar[: min(len(cards), 5)]) else "out"
+    high, low = _classic_thresholds(state)
+    value = key(cards)
+    if not config.hi_lo:
         return "in" if value >= high else "out"
     return "high" if value >= high else "low" if value <= low else "out"
 
@@ -129,7 +160,7 @@ class Driver:
     def play(self, hands: int) -> None:
         """Play until ``hands`` more hands have been dealt (and the last one settled)."""
         target = self.hands + hands
-        while self.hands < target or self.state.phase == "declare":
+        while self.hands < target or self.state.phase in ("declare", "stage_over"):
             self.step()
 
     def step(self) -> None:
@@ -190,26 +221,18 @@ class Driver:
                     lowest = min(state.cards[seat], key=lambda card: card // 4)
                     self.act({"kind": "pass", "seat": seat, "card": str(DECK[lowest])})
         elif phase == "declare":
-            key = key_for(state)
-            high, low = _classic_thresholds(state)
             for seat in state.dealt:
                 current = self.state
                 if not isinstance(current, ClassicState) or current.phase != "declare":
                     break
                 if current.choices[seat] or current.turn not in (None, seat):
                     continue
-                cards = hand_of(current, seat)
-                if len(cards) == 2 and current.config.hand_kind == "three_card":
-                    # Two Plus One's first declare, on two cards
-                    two = hand_key("two_card")
-                    strong = two(cards) >= two([c.index for c in parse_cards("Ac Td")])
-                    choice = "in" if strong else "out"
-                else:
-                    choice = _classic_choice(current, key(cards), high, low)
+                choice = _classic_choice(current, hand_of(current, seat))
                 self.act({"kind": "declare", "seat": seat, "choice": choice})
         else:
             for seat, player in enumerate(state.seats):
-                if player is not None and player.stack < config.ante:
+                short = player is not None and player.stack < config.ante
+                if short and not in_hand(state, seat):  # chips go on between hands only
                     self.act({"kind": "top_up", "seat": seat, "amount": config.min_buy_in})
             if self.state.phase == "waiting":
                 raise RuntimeError("the bots' table cannot start a game")

@@ -20,6 +20,8 @@ Decisions where the page is silent (besides those in :mod:`games.guts.classic_de
 - Two Plus One: a lone player In after the first declare takes the pot on two cards; the
   dealer's rules apply to the first declare only; with ``second_declare`` the extra ante is
   posted as the third card is dealt (all the stack, if less).
+- The games with several deals and stages: :mod:`games.guts.fourtwo` and
+  :mod:`games.guts.classic_stages`.
 - Leaving during a hand is Out at once (a choice already made stands); the stack goes back
   when the hand ends. Chips may be added between deals only.
 """
@@ -36,9 +38,11 @@ from games.guts import events as ev
 from games.guts.books import Books
 from games.guts.checks import action_amount, action_now, action_seat
 from games.guts.classic_deal import deal_cards, eligible, next_deal
-from games.guts.classic_settle import settle, settle_hi_lo
+from games.guts.classic_settle import close_hand, settle, settle_hi_lo
+from games.guts.classic_stages import finish_stage, next_stage, stage_started
 from games.guts.classic_state import ClassicState
-from games.guts.rounds import next_button, put, with_stack
+from games.guts.fourtwo import deal_extra, settle_four_two
+from games.guts.rounds import put, with_stack
 from games.guts.table import Seat
 
 __all__ = ["CLASSIC_ACTIONS", "apply", "choices_of", "in_hand"]
@@ -49,7 +53,7 @@ Handler = Callable[[ClassicState, Mapping[str, Any], float, Events], ClassicStat
 
 def in_hand(state: ClassicState, seat: int) -> bool:
     """Whether ``seat`` is in a hand being played (from the deal request to the showdown)."""
-    return state.phase in ("deal", "pass", "declare") and seat in state.dealt
+    return state.phase in ("deal", "pass", "declare", "stage_over") and seat in state.dealt
 
 
 def _wake(state: ClassicState, now: float) -> ClassicState:
@@ -140,6 +144,8 @@ def _deal(
     state: ClassicState, action: Mapping[str, Any], now: float, events: Events
 ) -> ClassicState:
     state = deal_cards(state, action, now, events)
+    if state.config.staged:
+        events.append(stage_started(state))
     if state.phase == "declare":
         return _next_turn(state, now, events)
     return state
@@ -246,7 +252,7 @@ def _next_turn(state: ClassicState, now: float, events: Events) -> ClassicState:
     turn = waiting[0]
     dealer = state.dealt[-1]
     others_out = all(state.choices[seat] == "out" for seat in state.dealt if seat != dealer)
-    if turn == dealer and others_out and not state.challenge and not state.config.hi_lo:
+    if turn == dealer and others_out and not state.challenge and state.config.dealer_auto_in:
         events.append(ev.Declared(dealer, "in", False))
         state = replace(state, choices=put(state.choices, dealer, "in"))
         return _next_turn(state, now, events)
@@ -264,52 +270,23 @@ def _finish(state: ClassicState, now: float, events: Events) -> ClassicState:
     choices = [choice or "out" for choice in state.choices]
     if not _sequential(state):
         for seat in state.dealt:
-            if state.stage == 1 or len(state.cards[seat]) == 3:
+            if not config.two_plus_one or state.stage == 1 or len(state.cards[seat]) == 3:
                 events.append(ev.Declared(seat, choices[seat], not state.choices[seat]))
+    if config.staged:
+        return finish_stage(state, choices, now, events)
     ins = [seat for seat in state.dealt if choices[seat] != "out"]
     if config.two_plus_one and state.stage == 1 and len(ins) >= 2:
         return _third_card(state, ins, choices, now, events)
     if config.partial_reveal:
         state = _turn_up_last_cards(state, choices, events)
-    settlement = (settle_hi_lo if config.hi_lo else settle)(state, choices)
+    if config.flow == "four_two":
+        state = deal_extra(state, choices, events)
+        settlement = settle_four_two(state, choices)
+    else:
+        settlement = (settle_hi_lo if config.hi_lo else settle)(state, choices)
     books = settlement.books
-    events.extend(books.events)
     game_over = books.pot == 0 and books.reserve == 0
-    events.append(
-        ev.HandEnded(
-            state.hand, state.pot, books.rake, settlement.winners, settlement.owed, game_over
-        )
-    )
-    seats: list[Seat | None] = []
-    for index, player in enumerate(state.seats):
-        stack = books.stacks[index]
-        if player is None or stack is None:
-            seats.append(None)
-        elif player.leaving:
-            events.append(ev.PlayerLeft(index, stack))
-            seats.append(None)
-        else:
-            in_game = player.in_round and not game_over
-            seats.append(with_stack(player, stack - player.stack, in_round=in_game))
-    if game_over:
-        events.append(ev.RoundEnded(state.game, "pot_empty"))
-    button = next_button(seats, state.button)
-    if button is not None and button != state.button:
-        events.append(ev.ButtonMoved(button))
-    return replace(
-        state,
-        seats=tuple(seats),
-        pot=books.pot,
-        reserve=books.reserve,
-        phase="pause",
-        deadline=now + config.showdown_seconds,
-        button=button,
-        choices=tuple(choices),
-        turn=None,
-        revealed=settlement.revealed,
-        excused=tuple(sorted(set(books.paid))),
-        game_active=not game_over,
-    )
+    return close_hand(state, settlement, choices, now, events, game_over=game_over)
 
 
 def _third_card(
@@ -384,6 +361,9 @@ def _timeout(
         if _sequential(state) and state.turn is not None:
             return _choose(state, state.turn, "out", now, events, late=True)
         return _finish(state, now, events)
+    if state.phase == "stage_over":
+        state = next_stage(state, now, events)
+        return _next_turn(state, now, events) if state.phase == "declare" else state
     return next_deal(state, now, events)
 
 

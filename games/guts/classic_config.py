@@ -6,6 +6,16 @@ describes a preset in words: ``losers_pay`` (``pot``, or ``winner`` for Winner T
 ``low_wild`` (0, 1 or 2: "One / Two low In and wild"), ``two_plus_one`` (Two Plus One) with
 its ``second_declare``. Money in cents, rates in basis points.
 
+The games with several deals or stages (rules/guts-classic.md, "Games with a second deal",
+"Games in stages with legs", "Toh") are presets too; ``flow`` (fixed by the preset) names the
+engine's flow: ``one_deal`` (every game above), ``four_two`` (Four-Two-Two and Four-Two-Three,
+see :mod:`games.guts.fourtwo`), ``legs`` (Three-Five-Seven), ``nuts``, ``napalm`` and ``toh``
+(see :mod:`games.guts.classic_stages`). Their options: ``max_loss`` (the most a loser pays in
+one deal), ``dropped_pay_ante``, ``nobody_plays_penalty``, ``lone_vs_deck`` (4-2-2 and 4-2-3),
+``to_win`` (legs, nuts, tokens or points that take the pot; Toh's 0 means "by the number of
+players": 5 for two or three, 4 for four or five, 3 for six or more) and ``private_compare``
+(showdowns before the last stage are seen only by the players In: 3-5-7 and Napalm).
+
 >>> config = classic_config("three_card", {"ante": 100})
 >>> config.cards, config.declare, config.pot_limit, config.hand_kind
 (3, 'sequential', 10000, 'three_card')
@@ -23,7 +33,7 @@ from typing import Any
 
 from games.engine import ConfigError
 
-__all__ = ["CLASSIC_PRESETS", "ClassicConfig", "classic_config"]
+__all__ = ["CLASSIC_PRESETS", "FLOWS", "STAGES", "ClassicConfig", "Stage", "classic_config"]
 
 #: The one-deal presets of rules/guts-classic.md and the options each one sets.
 CLASSIC_PRESETS: dict[str, dict[str, Any]] = {
@@ -41,10 +51,85 @@ CLASSIC_PRESETS: dict[str, dict[str, Any]] = {
     "one_low_wild": {"cards": 3, "low_wild": 1},
     "two_low_wild": {"cards": 3, "low_wild": 2},
     "two_plus_one": {"two_plus_one": True},
+    "four_two_two": {"flow": "four_two", "cards": 4, "declare": "simultaneous"},
+    "four_two_three": {
+        "flow": "four_two",
+        "cards": 4,
+        "declare": "simultaneous",
+        "community_after_declare": 3,
+    },
+    "three_five_seven": {
+        "flow": "legs",
+        "cards": 3,
+        "declare": "simultaneous",
+        "ante_when": "every_deal",
+        "private_compare": True,
+        "to_win": 3,
+    },
+    "nuts": {
+        "flow": "nuts",
+        "cards": 2,
+        "declare": "simultaneous",
+        "ante_when": "every_deal",
+        "to_win": 3,
+    },
+    "napalm": {
+        "flow": "napalm",
+        "cards": 2,
+        "dealer_challenge": True,
+        "ante_when": "every_deal",
+        "private_compare": True,
+        "to_win": 5,
+    },
+    "toh": {"flow": "toh", "cards": 1, "dealer_challenge": True},
+}
+
+#: The flows of the games with several deals or stages: the cards each player is dealt first,
+#: the most players the deck serves, and the options the flow fixes (rules/guts-classic.md).
+FLOWS: dict[str, tuple[int, int, dict[str, Any]]] = {
+    "four_two": (4, 8, {"declare": "simultaneous"}),
+    "legs": (3, 7, {"ante_when": "every_deal"}),
+    "nuts": (2, 10, {"ante_when": "every_deal"}),
+    "napalm": (
+        2,
+        7,
+        {"ante_when": "every_deal", "declare": "sequential", "dealer_challenge": True},
+    ),
+    "toh": (1, 10, {"ante_when": "pot_empty", "declare": "sequential", "dealer_challenge": True}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One stage of a game in stages: the cards each player then holds, the evaluator kind and
+    its wild ranks, and the direction (``low``: the lowest hand wins, by the kind's ranking)."""
+
+    cards: int
+    kind: str
+    wild: str = ""
+    low: bool = False
+
+
+#: The stages of each game in stages, in order (rules/guts-classic.md; rankings.md). Toh plays
+#: one stage per deal, over and over while the deck lasts.
+STAGES: dict[str, tuple[Stage, ...]] = {
+    "legs": (
+        Stage(3, "three_five_seven_stage_one", "3"),
+        Stage(5, "five_card", "5"),
+        Stage(7, "best_five", "7"),
+    ),
+    "nuts": (
+        Stage(2, "low_nuts", low=True),
+        Stage(3, "three_card"),
+        Stage(4, "low_nuts", low=True),
+        Stage(5, "five_card"),
+    ),
+    "napalm": (Stage(2, "two_card"), Stage(5, "low_napalm", low=True), Stage(7, "best_five")),
+    "toh": (Stage(1, "one_card"),),
 }
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
-    "cards": (2, 3),
+    "cards": (2, 3),  # the one-deal games; the other flows fix theirs (FLOWS)
     "declare": ("sequential", "simultaneous"),
     "payers": ("all_losers", "worst_losers"),
     "payment_multiple": (1, 2),
@@ -54,6 +139,8 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "single_in_needs": ("nothing", "pair"),
     "losers_pay": ("pot", "winner"),
     "low_wild": (0, 1, 2),
+    "flow": ("one_deal", *FLOWS),
+    "community_after_declare": (0, 3),
 }
 _FLAGS = (
     "winner_takes_pot",
@@ -70,7 +157,36 @@ _FLAGS = (
     "trips_over_straight_flush",
     "flush_over_straight",
     "three_card_straights_flushes",
+    "dropped_pay_ante",
+    "nobody_plays_penalty",
+    "lone_vs_deck",
+    "private_compare",
 )
+#: Options of the one-deal games that the flows with several deals or stages don't take.
+_ONE_DEAL_ONLY = (
+    "payers",
+    "payment_multiple",
+    "winner_takes_pot",
+    "all_out",
+    "ghost",
+    "single_in_needs",
+    "pass_left",
+    "no_peek",
+    "partial_reveal",
+    "community_card",
+    "hi_lo",
+    "losers_pay",
+    "low_wild",
+    "two_plus_one",
+    "second_declare",
+    "two_card_straights_flushes",
+    "royal_crumpler",
+    "trips_over_straight_flush",
+    "flush_over_straight",
+    "three_card_straights_flushes",
+)
+#: Of those, what Four-Two-Two and Four-Two-Three keep from the basic game.
+_FOUR_TWO_KEEPS = ("payers", "payment_multiple", "winner_takes_pot", "all_out")
 _TWO_CARD_RANKING = ("two_card_straights_flushes", "royal_crumpler")
 _THREE_CARD_RANKING = (
     "trips_over_straight_flush",
@@ -117,6 +233,14 @@ class ClassicConfig:
     trips_over_straight_flush: bool = False
     flush_over_straight: bool = False
     three_card_straights_flushes: bool = True
+    flow: str = "one_deal"
+    community_after_declare: int = 0
+    max_loss: int | None = None
+    dropped_pay_ante: bool = False
+    nobody_plays_penalty: bool = False
+    lone_vs_deck: bool = False
+    private_compare: bool = False
+    to_win: int = 0
     seats: int = 7
     decision_seconds: float = 15.0
     showdown_seconds: float = 3.0
@@ -126,15 +250,47 @@ class ClassicConfig:
     @property
     def hand_kind(self) -> str:
         """The evaluator kind of a shown hand: two cards, or three (three dealt, two and the
-        Batey, or Two Plus One's two and one)."""
+        Batey, or Two Plus One's two and one); the best five of 4-2-2 and 4-2-3; Toh's one
+        card; the first stage's, in the games in stages (:meth:`stage_rules` has each one's)."""
+        if self.flow == "four_two":
+            return "best_five"
+        if self.flow in STAGES:
+            return STAGES[self.flow][0].kind
         three = self.cards == 3 or self.community_card or self.two_plus_one
         return "three_card" if three else "two_card"
 
     @property
     def ranking(self) -> tuple[tuple[str, object], ...]:
-        """The ranking options passed to the evaluator, as a hashable tuple."""
-        names = _THREE_CARD_RANKING if self.hand_kind == "three_card" else _TWO_CARD_RANKING
+        """The ranking options passed to the evaluator, as a hashable tuple (none in the games
+        with several deals: they play the default rankings)."""
+        kind = self.hand_kind
+        if self.flow != "one_deal":
+            return ()
+        names = _THREE_CARD_RANKING if kind == "three_card" else _TWO_CARD_RANKING
         return tuple((name, getattr(self, name)) for name in names)
+
+    @property
+    def staged(self) -> bool:
+        """Whether a deal goes through stages (3-5-7, Nuts, Napalm; Toh's deals of one deck)."""
+        return self.flow in ("legs", "nuts", "napalm", "toh")
+
+    def target(self, players: int) -> int:
+        """The marks that take the pot in a game starting with ``players`` (Toh's default: 5
+        points for two or three players, 4 for four or five, 3 for more)."""
+        if self.to_win:
+            return self.to_win
+        return 5 if players <= 3 else 4 if players <= 5 else 3
+
+    def stage_rules(self, stage: int) -> Stage:
+        """How ``stage`` (1, 2, ...) of a game in stages is played (Toh: every deal alike)."""
+        stages = STAGES[self.flow]
+        return stages[min(stage, len(stages)) - 1]
+
+    @property
+    def dealer_auto_in(self) -> bool:
+        """Sequential declare: whether the dealer is In automatically when everyone before is
+        Out (the one-deal games other than Hi-Lo; in the stage games the dealer chooses)."""
+        return self.flow in ("one_deal", "four_two") and not self.hi_lo
 
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON (``classic_config(preset, options)`` reads them back)."""
@@ -144,10 +300,26 @@ class ClassicConfig:
 _OPTION_NAMES = tuple(
     sorted(field.name for field in fields(ClassicConfig) if field.name != "preset")
 )
+_DEFAULTS: dict[str, Any] = {
+    field.name: field.default for field in fields(ClassicConfig) if field.name != "preset"
+}
+#: Options of the games with several deals or stages only.
+_FLOW_ONLY = (
+    "community_after_declare",
+    "max_loss",
+    "dropped_pay_ante",
+    "nobody_plays_penalty",
+    "lone_vs_deck",
+    "private_compare",
+    "to_win",
+)
 
 
 def _check_values(values: dict[str, Any]) -> None:
+    flow = values.get("flow", "one_deal")
     for name, valid in _CHOICES.items():
+        if name == "cards" and flow in FLOWS:
+            valid = (FLOWS[flow][0],)
         value = values.get(name, valid[0])
         if value not in valid or isinstance(value, bool) != isinstance(valid[0], bool):
             shown = ", ".join(str(choice) for choice in valid)
@@ -161,13 +333,57 @@ def _check_values(values: dict[str, Any]) -> None:
             raise ConfigError(f"{name} must be a number of seconds from 0 to 3600, not {value!r}")
         if name in values:
             values[name] = float(value)
-    for name in ("ante", "min_buy_in", "max_buy_in", "pot_limit", "rake_basis_points", "rake_cap"):
+    for name in (
+        "ante",
+        "min_buy_in",
+        "max_buy_in",
+        "pot_limit",
+        "max_loss",
+        "rake_basis_points",
+        "rake_cap",
+    ):
         value = values.get(name)
         least = 0 if name.startswith("rake") else 1
         if value is not None and (
             isinstance(value, bool) or not isinstance(value, int) or value < least
         ):
             raise ConfigError(f"{name} must be a whole number of at least {least}, not {value!r}")
+
+
+def _check_flow(config: ClassicConfig) -> None:
+    """The games with several deals or stages: fixed options, the deck's size, ``to_win``."""
+    preset = config.preset
+    if config.flow == "one_deal":
+        for name in _FLOW_ONLY:
+            if getattr(config, name) != _DEFAULTS[name]:
+                raise ConfigError(f"{name} is an option of the games with several deals")
+        return
+    first, most, fixed = FLOWS[config.flow]
+    for name, value in {"cards": first, **fixed}.items():
+        if getattr(config, name) != value:
+            raise ConfigError(f"{preset} plays with {name}={value}, not {getattr(config, name)!r}")
+    keeps = _FOUR_TWO_KEEPS if config.flow == "four_two" else ()
+    for name in _ONE_DEAL_ONLY:
+        if name not in keeps and getattr(config, name) != _DEFAULTS[name]:
+            raise ConfigError(f"{name} is not an option of {preset}")
+    if config.flow == "four_two":
+        if config.all_out not in ("carry", "chicken_fee"):
+            raise ConfigError(f"{preset} takes all_out carry or chicken_fee, not {config.all_out}")
+        most = 10 if config.community_after_declare else most
+    elif config.max_loss is not None or config.pot_limit is not None:
+        raise ConfigError(f"{preset} has no pot_limit or max_loss (they must be none)")
+    elif config.flow == "toh" and config.to_win not in (0, 3, 4, 5):
+        raise ConfigError(
+            f"to_win (points) must be 0 (by the players), 3, 4 or 5, not {config.to_win}"
+        )
+    elif config.flow != "toh" and not 1 <= config.to_win <= 10:
+        raise ConfigError(f"to_win must be from 1 to 10, not {config.to_win}")
+    if config.flow != "four_two":
+        for name in ("dropped_pay_ante", "nobody_plays_penalty", "lone_vs_deck"):
+            if getattr(config, name):
+                raise ConfigError(f"{name} is an option of four_two_two and four_two_three")
+    if config.seats > most:
+        raise ConfigError(f"seats must be from 2 to {most} for {preset} (the deck's 52 cards)")
 
 
 def _check_combinations(config: ClassicConfig) -> None:
@@ -227,18 +443,29 @@ def classic_config(preset: str, options: Mapping[str, Any] | None = None) -> Cla
     for name in given:
         if name not in _OPTION_NAMES:
             raise ConfigError(f"unknown option {name!r}; valid options: {', '.join(_OPTION_NAMES)}")
+    if "flow" in given and given["flow"] != CLASSIC_PRESETS[preset].get("flow", "one_deal"):
+        presets = ", ".join(name for name, values in CLASSIC_PRESETS.items() if "flow" in values)
+        raise ConfigError(f"flow is fixed by the preset; the presets with stages: {presets}")
     values: dict[str, Any] = {**CLASSIC_PRESETS[preset], **given}
     if "ante" not in values:
         raise ConfigError("ante is required: the stake in cents, such as 100 for $1")
     _check_values(values)
     ante = values["ante"]
-    values.setdefault("pot_limit", 100 * ante)
+    flow = values.get("flow", "one_deal")
+    # The flows with several deals play for a pot without a limit; 4-2-2 caps each loss instead.
+    values.setdefault("pot_limit", 100 * ante if flow == "one_deal" else None)
+    if flow == "four_two":
+        values.setdefault("max_loss", 100 * ante)
     values.setdefault("min_buy_in", 100 * ante)
     if values["pot_limit"] is not None and values["pot_limit"] < ante:
         raise ConfigError(f"pot_limit must be at least the ante ({ante}) or none")
+    to_win = values.get("to_win", 0)
+    if isinstance(to_win, bool) or not isinstance(to_win, int):
+        raise ConfigError(f"to_win must be a whole number, not {to_win!r}")
     seats = values.get("seats", 7)
     if isinstance(seats, bool) or not isinstance(seats, int):
         raise ConfigError(f"seats must be a whole number from 2 to 10, not {seats!r}")
     config = ClassicConfig(preset=preset, **values)
+    _check_flow(config)
     _check_combinations(config)
     return config

@@ -56,13 +56,20 @@ def next_deal(state: ClassicState, now: float, events: list[Any]) -> ClassicStat
     button = state.button if state.button is not None else -1
     books = Books(stacks, pot=state.pot, reserve=state.reserve, button=button)
     ready = eligible(state)
+    fresh: dict[str, Any] = {}  # a new game's marks (legs, nuts, tokens, points) and target
     if not state.game_active:
         if len(ready) < 2:
             return replace(state, phase="waiting", deadline=None)
         events.append(ev.RoundStarted(state.game + 1, tuple(ready)))
-        for seat in ready:
+        seeders = ready
+        if config.flow == "toh":  # the pot is seeded with one unit, by the game's first dealer
+            seeders = seat_order(ready, state.button if state.button is not None else ready[0])[-1:]
+        for seat in seeders:
             books.ante(seat, config.ante)
         players, game = ready, state.game + 1
+        fresh["marks"] = (0,) * len(state.seats)
+        fresh["kept"] = ((),) * len(state.seats)
+        fresh["target"] = config.target(len(ready))
     else:
         game = state.game
         players = [seat for seat in ready if _in_game(state, seat)]
@@ -72,7 +79,7 @@ def next_deal(state: ClassicState, now: float, events: list[Any]) -> ClassicStat
                     books.ante(seat, config.ante)
     books.balance(config.pot_limit)  # the pot played for is at most the limit
     events.extend(books.events)
-    state = _with_books(state, books, game=game)
+    state = _with_books(state, books, game=game, **fresh)
     seats = list(state.seats)
     for index, player in enumerate(seats):
         if player is not None and player.in_round != (index in players):
@@ -159,13 +166,18 @@ def deal_cards(
             events.append(ev.FaceUpCard(seat, cards[seat][2]))
     if community:
         events.append(ev.CommunityCard(community))
-    wild = _wild_ranks(face_up, config.low_wild) if config.low_wild else ""
+    if config.low_wild:
+        wild = _wild_ranks(face_up, config.low_wild)
+    elif config.staged:
+        wild = config.stage_rules(1).wild
+    else:
+        wild = "2" if config.flow == "four_two" else ""  # 4-2-2 and 4-2-3: twos wild
     choices = ["" for _ in state.seats]
     for seat in order:
         player = state.seats[seat]
         if player is not None and player.leaving:
             choices[seat] = "out"
-        elif wild and RANKS[cards[seat][2] // 4] in wild:
+        elif config.low_wild and RANKS[cards[seat][2] // 4] in wild:
             choices[seat] = "in"
     return replace(
         state,

@@ -7,6 +7,17 @@ hand as dealt (Partial Reveal: the face-down cards; the last cards come from the
 cards in order). ``declare`` choices are made in turn order (sequential) or all at once; a
 player missing from it times out (Out).
 
+Four-Two-Two and Four-Two-Three: ``cards`` are the four cards down; ``up`` (name: two cards)
+the face-up cards of players In, ``community`` 4-2-3's three cards, ``versus`` the deck's four
+cards against a lone hand (``lone_vs_deck``). The games in stages (3-5-7, Nuts, Napalm, Toh)
+give, per hand (one deck), ``stages``: a list of ``{"cards": {name: cards}, "declare": {...},
+"challenge": {...}}``, where ``cards`` are the cards each player receives at that stage (Toh:
+each deal's one card; the deal rotates) and ``challenge`` the choices of the dealer's challenge
+round (Napalm's switch, Toh's second chance). Stages not listed get spare cards and time out
+(everyone Out). Their hand results add ``stages`` (each stage's ``in``, ``shown``,
+``shown_privately``, ``marks`` won and ``payments``) and the script's result ``marks`` (each
+player's legs, nuts, tokens or points at the end).
+
 >>> result = run_classic_script({"game": "guts", "preset": "two_card", "options": {"ante": 100},
 ...     "button": "C", "players": {"A": 10000, "B": 10000, "C": 10000},
 ...     "hands": [{"cards": {"A": "As Ad", "B": "Ks Kd"}, "declare": {"A": "in", "B": "in"}}]})
@@ -62,6 +73,8 @@ class _Runner:
 
     def deck(self, hand: Mapping[str, Any], number: int) -> list[str]:
         config = self.state.config
+        if config.staged:
+            return self.staged_deck(hand, number)
         order = self.state.dealt
         size = config.cards - (1 if config.partial_reveal else 0)
         given: dict[int, list[int]] = {}
@@ -74,7 +87,13 @@ class _Runner:
                 raise ValueError(f"hand {number}: {name} needs {size} cards")
         ghost = _cards(hand.get("ghost", ""), f"hand {number}: ghost")
         community = _cards(hand.get("community", ""), f"hand {number}: community")
-        used = [card for cards in given.values() for card in cards] + ghost + community
+        versus = _cards(hand.get("versus", ""), f"hand {number}: versus")
+        up = {
+            self.seat(name, number): _cards(text, f"hand {number}: {name}'s face-up cards")
+            for name, text in dict(hand.get("up", {})).items()
+        }
+        later = [card for cards in up.values() for card in cards] + versus
+        used = [card for cards in given.values() for card in cards] + ghost + community + later
         if len(set(used)) != len(used):
             raise ValueError(f"hand {number}: a card is dealt twice")
         spare = [card.index for card in DECK if card.index not in set(used)]
@@ -84,11 +103,53 @@ class _Runner:
             deck += ghost or [spare.pop(0) for _ in range(config.cards)]
         if config.community_card:
             deck += community or [spare.pop(0)]
+        if config.flow == "four_two":  # the stock's first cards, as the engine takes them
+            choices = dict(hand.get("declare", {}))
+            ins = [seat for seat in order if choices.get(self.names[seat]) == "in"]
+            extra: list[int] = []
+            if up:
+                faced = {seat: up.get(seat) or [spare.pop(0) for _ in range(2)] for seat in ins}
+                extra = [faced[seat][turn] for turn in range(2) for seat in ins]
+            deck += community or versus or extra
         return [str(DECK[card]) for card in deck + spare]
 
-    def declare(self, choices: Mapping[str, Any], number: int) -> list[Any]:
+    def staged_deck(self, hand: Mapping[str, Any], number: int) -> list[str]:
+        """The deck of a game in stages: each stage's cards, in the engine's order."""
+        config = self.state.config
+        order = list(self.state.dealt)
+        plan: list[tuple[list[int], int, dict[int, list[int]]]] = []
+        for index, stage in enumerate(_stages(hand, number) or [{}]):
+            if index == 0:
+                count = config.cards
+            elif config.flow == "toh":
+                order, count = order[1:] + order[:1], 1  # the deal moves one player on
+            else:
+                count = config.stage_rules(index + 1).cards - config.stage_rules(index).cards
+            given: dict[int, list[int]] = {}
+            for name, text in dict(stage.get("cards", {})).items():
+                seat = self.seat(name, number)
+                given[seat] = _cards(text, f"hand {number}: {name}'s stage {index + 1} cards")
+                if seat not in order or len(given[seat]) != count:
+                    raise ValueError(f"hand {number}: {name} gets {count} at stage {index + 1}")
+            plan.append((list(order), count, given))
+        used = [card for _, _, given in plan for cards in given.values() for card in cards]
+        if len(set(used)) != len(used):
+            raise ValueError(f"hand {number}: a card is dealt twice")
+        spare = [card.index for card in DECK if card.index not in set(used)]
+        deck: list[int] = []
+        for seats, count, given in plan:
+            if len(spare) < count * sum(1 for seat in seats if seat not in given):
+                raise ValueError(f"hand {number}: the deck has no cards for so many stages")
+            full = {seat: given.get(seat) or [spare.pop(0) for _ in range(count)] for seat in seats}
+            deck += [full[seat][turn] for turn in range(count) for seat in seats]
+        return [str(DECK[card]) for card in deck + spare]
+
+    def declare(
+        self, choices: Mapping[str, Any], number: int, challenge: Mapping[str, Any] | None = None
+    ) -> list[Any]:
         events: list[Any] = []
         wanted = {self.seat(name, number): choice for name, choice in choices.items()}
+        second = {self.seat(name, number): choice for name, choice in (challenge or {}).items()}
         stage = self.state.stage
         while self.state.phase == "declare" and self.state.stage == stage:
             turn = self.state.turn
@@ -100,6 +161,8 @@ class _Runner:
                     events += self.timeout()
             elif turn in wanted:
                 events += self.act({"kind": "declare", "seat": turn, "choice": wanted.pop(turn)})
+            elif self.state.challenge and turn in second:
+                events += self.act({"kind": "declare", "seat": turn, "choice": second.pop(turn)})
             else:
                 events += self.timeout()
         return events
@@ -114,13 +177,60 @@ class _Runner:
             events += self.act({"kind": "pass", "seat": self.seat(name, number), "card": card})
         if self.state.phase == "pass":
             events += self.timeout()
-        events += self.declare(dict(hand.get("declare", {})), number)
+        if self.state.config.staged:
+            events += self.play_stages(hand, number)
+        else:
+            events += self.declare(dict(hand.get("declare", {})), number)
         if self.state.phase == "declare":
             events += self.declare(dict(hand.get("second_declare", {})), number)
         for name, amount in dict(hand.get("top_up", {})).items():
             seat = self.seat(name, number)
             events += self.act({"kind": "top_up", "seat": seat, "amount": amount})
         return self.summary(events, number)
+
+    def play_stages(self, hand: Mapping[str, Any], number: int) -> list[Any]:
+        """Every stage of a hand in stages, until the hand ends."""
+        events: list[Any] = []
+        stages = _stages(hand, number)
+        index = 0
+        while self.state.phase == "declare":
+            stage = stages[index] if index < len(stages) else {}
+            events += self.declare(
+                dict(stage.get("declare", {})), number, dict(stage.get("challenge", {}))
+            )
+            if self.state.phase == "stage_over":
+                events += self.timeout()
+                index += 1
+        return events
+
+    def stages(self, events: list[Any]) -> list[dict[str, Any]]:
+        """Each stage's results, from a hand's events."""
+        name = self.names.__getitem__
+        results: list[dict[str, Any]] = []
+        for event in events:
+            if isinstance(event, ev.StageStarted):
+                results.append({"stage": event.stage, "in": [], "shown": {}})
+                results[-1].update(shown_privately={}, marks={}, payments={})
+                continue
+            if not results:
+                continue
+            result = results[-1]
+            text = " ".join(str(DECK[card]) for card in getattr(event, "cards", ()))
+            if isinstance(event, ev.Declared) and event.choice != "out":
+                result["in"].append(name(event.seat))
+            elif isinstance(event, ev.HandShown):
+                result["shown"][name(event.seat)] = text
+            elif isinstance(event, ev.HandShownPrivately):
+                result["shown_privately"][name(event.seat)] = text
+            elif isinstance(event, (ev.LegWon, ev.NutWon, ev.TokenWon, ev.PointWon)):
+                result["marks"][name(event.seat)] = event.total
+            elif isinstance(event, ev.SeatPaid):
+                payments = result["payments"]
+                payments[name(event.payer)] = payments.get(name(event.payer), 0) + event.amount
+            elif isinstance(event, ev.PotMatched) and event.amount:
+                payments = result["payments"]
+                payments[name(event.seat)] = payments.get(name(event.seat), 0) + event.amount
+        return results
 
     def summary(self, events: list[Any], number: int) -> dict[str, Any]:
         name = self.names.__getitem__
@@ -143,7 +253,14 @@ class _Runner:
             "rake": ended.rake,
             "payments": payments,
             "game_over": ended.round_over,
-        }
+        } | ({"stages": self.stages(events)} if self.state.config.staged else {})
+
+
+def _stages(hand: Mapping[str, Any], number: int) -> list[Mapping[str, Any]]:
+    stages = hand.get("stages", [])
+    if not isinstance(stages, list) or not all(isinstance(stage, Mapping) for stage in stages):
+        raise ValueError(f"hand {number}: stages must be a list of objects")
+    return stages
 
 
 def run_classic_script(
@@ -183,4 +300,4 @@ def run_classic_script(
         "rake": runner.rake,
         "round_over": not final.game_active,
         "hands": results,
-    }
+    } | ({"marks": dict(zip(names, final.marks, strict=False))} if config.staged else {})

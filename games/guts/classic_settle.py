@@ -8,7 +8,7 @@ Decisions where the page is silent:
   shown so everyone can check who pays; tied best hands share the payment.
 - Every payment is capped by the payer's table stack (nobody loses more than the stack).
 - ``payment_multiple`` applies to every payment of a pot amount (losers, a lone hand without
-  the pair it needs, Henry's match).
+  the pair it needs, Henry's match), and ``max_loss`` (4-2-2) caps each one.
 - When the ghost beats every In hand, everyone In pays into the pot, also under Winner Takes
   All (there is no winner to pay).
 """
@@ -16,17 +16,33 @@ Decisions where the page is silent:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 from games.cards import RANKS, parse_cards
 from games.engine import rake_amount, seat_order, split_amount
 from games.guts import events as ev
 from games.guts.books import Books
+from games.guts.classic_config import ClassicConfig
 from games.guts.classic_state import ClassicState
+from games.guts.rounds import next_button, with_stack
 from games.guts.showdown import best_seats, describe, hand_key, worst_seats
+from games.guts.table import Seat
 
-__all__ = ["Settlement", "hand_of", "key_for", "pair_floor", "settle", "settle_hi_lo"]
+__all__ = [
+    "Settlement",
+    "close_hand",
+    "describe_hand",
+    "hand_of",
+    "hand_rules",
+    "key_for",
+    "loss",
+    "pair_floor",
+    "settle",
+    "settle_hi_lo",
+    "show",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +55,24 @@ class Settlement:
     revealed: tuple[int, ...]
 
 
-def key_for(state: ClassicState) -> Callable[[Sequence[int]], int]:
-    """The key function of this table's hands (its ranking options and this deal's wild ranks)."""
+def hand_rules(state: ClassicState) -> tuple[str, tuple[tuple[str, object], ...]]:
+    """The evaluator kind and options of this deal's hands (this stage's, in a game in
+    stages): the table's ranking options and the wild ranks in force."""
     config = state.config
-    options = config.ranking + ((("wild_ranks", state.wild),) if state.wild else ())
-    return hand_key(config.hand_kind, options)
+    kind = config.stage_rules(state.stage).kind if config.staged else config.hand_kind
+    return kind, config.ranking + ((("wild_ranks", state.wild),) if state.wild else ())
+
+
+def key_for(state: ClassicState) -> Callable[[Sequence[int]], int]:
+    """The key function of this deal's hands: greater is better (a low stage's key already
+    puts the lowest hand highest)."""
+    return hand_key(*hand_rules(state))
+
+
+def loss(config: ClassicConfig, pot: int) -> int:
+    """What a payment of "the pot" costs: times ``payment_multiple``, at most ``max_loss``."""
+    amount = pot * config.payment_multiple
+    return amount if config.max_loss is None else min(amount, config.max_loss)
 
 
 def hand_of(state: ClassicState, seat: int) -> tuple[int, ...]:
@@ -51,15 +80,17 @@ def hand_of(state: ClassicState, seat: int) -> tuple[int, ...]:
     return state.cards[seat] + state.community
 
 
-def _describe(state: ClassicState, cards: tuple[int, ...]) -> str:
-    options = state.config.ranking + ((("wild_ranks", state.wild),) if state.wild else ())
-    return describe(state.config.hand_kind, cards, options)
+def describe_hand(state: ClassicState, cards: tuple[int, ...]) -> str:
+    """A hand in words, by this deal's (or stage's) ranking."""
+    kind, options = hand_rules(state)
+    return describe(kind, cards, options)
 
 
-def _show(state: ClassicState, books: Books, seats: Sequence[int]) -> None:
+def show(state: ClassicState, books: Books, seats: Sequence[int]) -> None:
+    """Show ``seats``' hands to everyone (``hand_shown``)."""
     for seat in seats:
         cards = hand_of(state, seat)
-        books.events.append(ev.HandShown(seat, state.cards[seat], _describe(state, cards)))
+        books.events.append(ev.HandShown(seat, state.cards[seat], describe_hand(state, cards)))
 
 
 def _nobody_in(state: ClassicState, books: Books) -> tuple[int, ...]:
@@ -75,8 +106,8 @@ def _nobody_in(state: ClassicState, books: Books) -> tuple[int, ...]:
         return ()
     key = key_for(state)
     best = best_seats({seat: key(hand_of(state, seat)) for seat in state.dealt})
-    _show(state, books, best)
-    cost = config.ante * len(state.dealt) if rule == "wimp" else state.pot * config.payment_multiple
+    show(state, books, best)
+    cost = config.ante * len(state.dealt) if rule == "wimp" else loss(config, state.pot)
     for seat, share in split_amount(cost, list(best), books.button).items():
         if share:
             books.pay_into_pot(seat, share, owed=share)
@@ -98,7 +129,7 @@ def settle(state: ClassicState, choices: Sequence[str]) -> Settlement:
         if choices[seat] != "in":
             books.events.append(ev.Mucked(seat))
     pot = state.pot
-    amount = pot * config.payment_multiple
+    amount = loss(config, pot)
     rake = {"basis_points": config.rake_basis_points, "cap": config.rake_cap}
     winners: list[tuple[int, int]] = []
     owed: list[tuple[int, int]] = []
@@ -112,7 +143,7 @@ def settle(state: ClassicState, choices: Sequence[str]) -> Settlement:
         (alone,) = players
         cards = hand_of(state, alone)
         if config.single_in_needs == "pair" and key(cards) < pair_floor(state):
-            _show(state, books, players)
+            show(state, books, players)
             books.pay_into_pot(alone, amount, owed=amount)
             owed.append((alone, amount))
             revealed = (alone,)
@@ -120,12 +151,12 @@ def settle(state: ClassicState, choices: Sequence[str]) -> Settlement:
             winners = books.award(pot, players, **rake)
             revealed = ()
     else:
-        _show(state, books, players)
+        show(state, books, players)
         keys = {seat: key(hand_of(state, seat)) for seat in players}
         beaten = keys
         if ghost_plays:
             ghost = state.ghost + state.community
-            books.events.append(ev.GhostShown(state.ghost, _describe(state, ghost)))
+            books.events.append(ev.GhostShown(state.ghost, describe_hand(state, ghost)))
             ghost_key = key(ghost)
             beaten = {seat: value for seat, value in keys.items() if value > ghost_key}
         best = best_seats(beaten) if beaten else ()
@@ -145,6 +176,62 @@ def settle(state: ClassicState, choices: Sequence[str]) -> Settlement:
         revealed = tuple(players)
     books.balance(config.pot_limit)
     return Settlement(books, tuple(winners), tuple(owed), tuple(revealed))
+
+
+def close_hand(
+    state: ClassicState,
+    settlement: Settlement,
+    choices: Sequence[str],
+    now: float,
+    events: list[Any],
+    *,
+    game_over: bool,
+    reason: str = "pot_empty",
+    **changes: Any,
+) -> ClassicState:
+    """The end of a hand (of its last stage, in a game in stages): the settlement's events,
+    ``hand_ended``, players leaving stand up, the game's end (``reason``), the button moves,
+    the pause. ``changes``: more fields of the new state."""
+    config = state.config
+    books = settlement.books
+    events.extend(books.events)
+    events.append(
+        ev.HandEnded(
+            state.hand, state.pot, books.rake, settlement.winners, settlement.owed, game_over
+        )
+    )
+    seats: list[Seat | None] = []
+    for index, player in enumerate(state.seats):
+        stack = books.stacks[index]
+        if player is None or stack is None:
+            seats.append(None)
+        elif player.leaving:
+            events.append(ev.PlayerLeft(index, stack))
+            seats.append(None)
+        else:
+            in_game = player.in_round and not game_over
+            seats.append(with_stack(player, stack - player.stack, in_round=in_game))
+    if game_over:
+        events.append(ev.RoundEnded(state.game, reason))
+    button = next_button(seats, state.button)
+    if button is not None and button != state.button:
+        events.append(ev.ButtonMoved(button))
+    return replace(
+        state,
+        seats=tuple(seats),
+        pot=books.pot,
+        reserve=books.reserve,
+        phase="pause",
+        deadline=now + config.showdown_seconds,
+        button=button,
+        choices=tuple(choices),
+        turn=None,
+        revealed=settlement.revealed,
+        # the games in stages ante every deal, whoever paid
+        excused=() if config.staged else tuple(sorted(set(books.paid))),
+        game_active=not game_over,
+        **changes,
+    )
 
 
 def pair_floor(state: ClassicState) -> int:
@@ -207,13 +294,13 @@ def settle_hi_lo(state: ClassicState, choices: Sequence[str]) -> Settlement:
         revealed = _nobody_in(state, books)
         books.balance(config.pot_limit)
         return Settlement(books, (), (), revealed)
-    _show(state, books, players)
+    show(state, books, players)
     key = key_for(state)
     keys = {seat: key(hand_of(state, seat)) for seat in players}
     ghost_key = None
     if config.ghost == "always" or (config.ghost == "single_in" and len(players) == 1):
         ghost = state.ghost + state.community
-        books.events.append(ev.GhostShown(state.ghost, _describe(state, ghost)))
+        books.events.append(ev.GhostShown(state.ghost, describe_hand(state, ghost)))
         ghost_key = key(ghost)
     high, low = _hi_lo_winners(keys, choices, ghost_key)
     pot = state.pot
@@ -236,7 +323,7 @@ def settle_hi_lo(state: ClassicState, choices: Sequence[str]) -> Settlement:
                     assert stack is not None
                     books.stacks[seat] = stack + share
                     winners.append((seat, share))
-    amount = pot * config.payment_multiple
+    amount = loss(config, pot)
     owed = []
     for payer in seat_order([s for s in players if s not in high and s not in low], books.button):
         books.pay_into_pot(payer, amount, owed=amount)

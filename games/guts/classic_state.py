@@ -4,7 +4,9 @@ A *game* runs from the first ante until the pot and the reserve are both empty; 
 or more deals (hands). Per-seat hand data are tuples indexed by seat number; cards are indices.
 
 Phases: ``waiting`` (fewer than two can play), ``deal`` (the runtime sends the deck),
-``pass`` (Pass Left), ``declare``, ``pause`` (the result shows; the next deal follows).
+``pass`` (Pass Left), ``declare``, ``stage_over`` (the games in stages: a stage's result shows;
+the next stage's cards follow, from the same deck), ``pause`` (the result shows; the next deal
+follows).
 
 >>> from games.guts.classic_config import classic_config
 >>> state = new_classic_table(classic_config("two_card", {"ante": 100, "seats": 4}))
@@ -38,7 +40,12 @@ class ClassicState:
     ``turn``: the seat to declare (sequential). ``challenge``: the dealer's challenge round.
     ``passes``: each seat's card passed left (-1: not yet). ``revealed``: seats whose hands
     everyone may see (In hands at the showdown). ``wild``: wild ranks of this deal.
-    ``stage``: Two Plus One's first (two cards) or second (three cards) declare.
+    ``stage``: Two Plus One's first (two cards) or second (three cards) declare; the stage of
+    3-5-7, Nuts and Napalm (1, 2, ...); Toh's deal from this deck (1, 2, ...).
+    ``marks``: each seat's legs (3-5-7), nuts, tokens (Napalm) or points (Toh) in this game;
+    ``target``: how many take the pot (fixed at the game's start). ``kept``: Toh's point cards,
+    face up. ``private_show``: the hands in ``revealed`` are seen only by those seats (a private
+    comparison of 3-5-7 or Napalm).
     """
 
     config: ClassicConfig
@@ -65,6 +72,10 @@ class ClassicState:
     revealed: tuple[int, ...] = ()
     wild: str = ""
     stage: int = 1
+    marks: tuple[int, ...] = ()
+    target: int = 0
+    kept: tuple[tuple[int, ...], ...] = ()
+    private_show: bool = False
 
 
 def new_classic_table(config: ClassicConfig) -> ClassicState:
@@ -76,11 +87,14 @@ def new_classic_table(config: ClassicConfig) -> ClassicState:
         cards=((),) * count,
         choices=("",) * count,
         passes=(-1,) * count,
+        marks=(0,) * count,
+        kept=((),) * count,
     )
 
 
 _CARD_TUPLES = ("face_up", "community", "ghost", "stock")
-_INT_TUPLES = ("excused", "dealt", "passes", "revealed")
+_INT_TUPLES = ("excused", "dealt", "passes", "revealed", "marks")
+_HANDS = ("cards", "kept")
 
 
 def _text(cards: tuple[int, ...]) -> str:
@@ -100,7 +114,7 @@ def dump_classic(state: ClassicState) -> dict[str, Any]:
             value = value.to_json()
         elif field.name == "seats":
             value = [None if seat is None else _seat_json(seat) for seat in value]
-        elif field.name == "cards":
+        elif field.name in _HANDS:
             value = [_text(hand) for hand in value]
         elif field.name in _CARD_TUPLES:
             value = _text(value)
@@ -115,12 +129,16 @@ def _seat_json(seat: Seat) -> dict[str, Any]:
 
 
 def load_classic(data: dict[str, Any]) -> ClassicState:
-    """Read back a state written by :func:`dump_classic`."""
-    values = {field.name: data[field.name] for field in fields(ClassicState)}
-    options = dict(values["config"])
-    values["config"] = classic_config(options.pop("preset"), options)
+    """Read back a state written by :func:`dump_classic` (fields it lacks, from an older
+    version, take a new table's values)."""
+    options = dict(data["config"])
+    config = classic_config(options.pop("preset"), options)
+    empty = dump_classic(new_classic_table(config))
+    values = {field.name: data.get(field.name, empty[field.name]) for field in fields(ClassicState)}
+    values["config"] = config
     values["seats"] = tuple(None if seat is None else Seat(**seat) for seat in values["seats"])
-    values["cards"] = tuple(_indices(text) for text in values["cards"])
+    for name in _HANDS:
+        values[name] = tuple(_indices(text) for text in values[name])
     for name in _CARD_TUPLES:
         values[name] = _indices(values[name])
     for name in _INT_TUPLES:

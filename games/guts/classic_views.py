@@ -2,8 +2,11 @@
 
 A seat sees its own cards (with No Peek only once the hand is over); face-up cards and the Batey
 are public; other hands are public only once shown at the showdown (``revealed``), and the
-ghost once it has played. Sequential choices are public as they are made; simultaneous choices
-show only ``decided`` until the declare ends.
+ghost once it has played. A private comparison's hands (3-5-7, Napalm) are seen only by the
+players In. Sequential choices are public as they are made; simultaneous choices show only
+``decided`` until the declare ends. The games in stages show each seat's marks (``legs``,
+``nuts``, ``tokens`` or ``points``, with Toh's ``point_cards``) and the stage: its number, its
+words and its direction (``high`` or ``low``).
 
 >>> from games.guts.classic_config import classic_config
 >>> from games.guts.classic_state import new_classic_table
@@ -18,6 +21,8 @@ from typing import Any
 
 from games.cards import DECK
 from games.guts.classic import choices_of, in_hand
+from games.guts.classic_config import STAGES
+from games.guts.classic_stages import MARKS, describe_stage
 from games.guts.classic_state import ClassicState
 
 __all__ = ["classic_legal_actions", "classic_view", "ghost_played"]
@@ -30,9 +35,12 @@ def _texts(cards: tuple[int, ...]) -> list[str]:
 
 
 def ghost_played(state: ClassicState) -> bool:
-    """Whether the ghost hand took part in the showdown just played (so it is public)."""
+    """Whether the ghost hand (4-2-2: the deck's hand) took part in the showdown just played
+    (so it is public)."""
     if state.phase != "pause" or not state.ghost or not state.dealt:
         return False
+    if state.config.flow == "four_two":
+        return True  # the deck's four cards, turned up against a lone hand (lone_vs_deck)
     ins = sum(1 for seat in state.dealt if state.choices[seat] not in ("", "out"))
     ghost = state.config.ghost
     return ins > 0 and (ghost == "always" or (ghost == "single_in" and ins == 1))
@@ -74,7 +82,8 @@ def classic_view(state: ClassicState, seat: int | None) -> JSON:
     """Exactly what ``seat`` (``None``: a spectator) may see, as JSON."""
     config = state.config
     sequential = config.declare == "sequential"
-    over = state.phase == "pause"
+    over = state.phase in ("pause", "stage_over")
+    mark = MARKS.get(config.flow)
     entries: list[JSON] = []
     for index, player in enumerate(state.seats):
         if player is None:
@@ -92,8 +101,13 @@ def classic_view(state: ClassicState, seat: int | None) -> JSON:
             "card_count": len(cards),
             "face_up": _texts(tuple(card for card in cards if card in state.face_up)),
         }
-        if cards and ((index == seat and _own_cards_visible(state)) or index in state.revealed):
+        shown = index in state.revealed and (not state.private_show or seat in state.revealed)
+        if cards and ((index == seat and _own_cards_visible(state)) or shown):
             entry["cards"] = _texts(cards)
+        if mark is not None:
+            entry[mark + "s"] = state.marks[index]
+            if config.flow == "toh":
+                entry["point_cards"] = _texts(state.kept[index])
         if state.phase == "declare" and index in state.dealt and not sequential:
             entry["decided"] = bool(choice)
         if choice and (sequential or over or index == seat):
@@ -124,8 +138,28 @@ def classic_view(state: ClassicState, seat: int | None) -> JSON:
         "community": _texts(state.community),
         "ghost": _texts(state.ghost) if ghost_played(state) else None,
         "wild": state.wild,
+        "stage": _stage(state),
         "seats": entries,
         "you": you,
+    }
+
+
+def _stage(state: ClassicState) -> JSON | None:
+    """The stage of a game in stages (``None`` for the other games)."""
+    config = state.config
+    if not config.staged or not state.hand:
+        return None
+    rules = config.stage_rules(state.stage)
+    return {
+        "number": state.stage,
+        "of": None if config.flow == "toh" else len(STAGES[config.flow]),
+        "deal": state.hand,
+        # Toh's hand is a deck of deals; the others' hand is one deal in stages
+        "words": f"{'deck' if config.flow == 'toh' else 'deal'} {state.hand}, "
+        + describe_stage(config, state.stage),
+        "direction": "low" if rules.low else "high",
+        "mark": MARKS[config.flow],
+        "to_win": state.target,
     }
 
 

@@ -10,6 +10,12 @@ Privacy: ``private_to`` is the one seat that may read an event, or ``None`` when
 :class:`Decided` says only that a seat has chosen, and :class:`Declared` (the choice) comes when
 the declare has ended.
 
+Some events are for a group of seats: :class:`HandShownPrivately` (a private comparison of
+3-5-7 or Napalm) may be read by its ``audience``, the players In, and nobody else. Its
+``private_to`` is :data:`NOBODY`, so that a reader that knows only ``private_to`` shows it to
+no one (it fails closed); ``audience`` (``None`` on every other event) and ``visible_to`` say who
+may read it.
+
 >>> dealt = CardsDealt(seat=2, cards=(51, 47, 0))
 >>> dealt.to_json()
 {'type': 'cards_dealt', 'seat': 2, 'cards': ['As', 'Ks', '2c']}
@@ -41,15 +47,20 @@ __all__ = [
     "CommunityCard",
     "ConnectionChanged",
     "Decided",
+    "DeckHandShown",
     "Declared",
     "FaceUpCard",
     "GhostShown",
     "HandEnded",
     "HandShown",
+    "HandShownPrivately",
     "HandStarted",
+    "LegWon",
     "Mucked",
+    "NutWon",
     "PlayerLeft",
     "PlayerSat",
+    "PointWon",
     "PotCarried",
     "PotMatched",
     "PotWon",
@@ -60,6 +71,8 @@ __all__ = [
     "SatIn",
     "SatOut",
     "SeatPaid",
+    "StageStarted",
+    "TokenWon",
     "ToppedUp",
 ]
 
@@ -86,8 +99,16 @@ class _Event:
         """The only seat that may read this event, or ``None`` when it is public."""
         return None
 
+    @property
+    def audience(self) -> tuple[int, ...] | None:
+        """The seats that may read an event shown to a group (``None``: see ``private_to``)."""
+        return None
+
     def visible_to(self, seat: int | None) -> bool:
         """Whether ``seat`` (``None``: a spectator or the public history) may read this event."""
+        group = self.audience
+        if group is not None:
+            return seat in group
         private = self.private_to
         return private is None or private == seat
 
@@ -277,6 +298,81 @@ class HandShown(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HandShownPrivately(_Event):
+    """A private comparison (3-5-7 and Napalm before the last stage): an In hand shown only to
+    the players In (``seats``), never to those Out or to spectators.
+
+    >>> event = HandShownPrivately(seat=1, cards=(51, 47, 0), description="ace-high", seats=(1, 4))
+    >>> event.visible_to(4), event.visible_to(2), event.visible_to(None), event.private_to
+    (True, False, False, -1)
+    """
+
+    type: ClassVar[str] = "hand_shown_privately"
+    seat: int
+    cards: tuple[int, ...]
+    description: str
+    seats: tuple[int, ...]
+
+    @property
+    def private_to(self) -> int | None:
+        return NOBODY
+
+    @property
+    def audience(self) -> tuple[int, ...] | None:
+        return self.seats
+
+
+@dataclass(frozen=True, slots=True)
+class StageStarted(_Event):
+    """A stage of a game in stages began (Toh: a deal from the same deck): each player now
+    holds ``hand_size`` cards; ``direction`` ``high`` or ``low``; ``wild`` ranks; who deals."""
+
+    type: ClassVar[str] = "stage_started"
+    stage: int
+    hand_size: int
+    direction: str
+    wild: str
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class LegWon(_Event):
+    """3-5-7: ``seat``, In alone, took a leg; it now has ``total``."""
+
+    type: ClassVar[str] = "leg_won"
+    seat: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class NutWon(_Event):
+    """Nuts: ``seat``, In alone, took a nut; it now has ``total``."""
+
+    type: ClassVar[str] = "nut_won"
+    seat: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class TokenWon(_Event):
+    """Napalm: ``seat``, In alone, took a token; it now has ``total``."""
+
+    type: ClassVar[str] = "token_won"
+    seat: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class PointWon(_Event):
+    """Toh: ``seat`` won the deal and keeps ``card`` face up as a point; it now has ``total``."""
+
+    type: ClassVar[str] = "point_won"
+    seat: int
+    card: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
 class Mucked(_Event):
     """An Out hand went into the muck unseen (its cards are in no public event)."""
 
@@ -406,6 +502,15 @@ class GhostShown(_Event):
     """The ghost hand, dealt to nobody, shown at the showdown."""
 
     type: ClassVar[str] = "ghost_shown"
+    cards: tuple[int, ...]
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeckHandShown(_Event):
+    """4-2-2's ``lone_vs_deck``: the deck's next ``cards`` turned up against a lone hand In."""
+
+    type: ClassVar[str] = "deck_hand_shown"
     cards: tuple[int, ...]
     description: str
 

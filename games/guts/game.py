@@ -33,10 +33,10 @@ State = OnlineState | ClassicState
 def make_config(preset: str, options: Mapping[str, Any] | None = None) -> Config:
     """A validated table config from a preset name and options (money in cents).
 
-    >>> make_config("nuts", {})  # doctest: +ELLIPSIS
+    >>> make_config("whist", {})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    games.engine.ConfigError: unknown preset 'nuts'; valid presets: monte_carlo, survivor, ...
+    games.engine.ConfigError: unknown preset 'whist'; valid presets: monte_carlo, survivor, ...
     """
     if preset in ONLINE_PRESETS:
         return online_config(preset, options)

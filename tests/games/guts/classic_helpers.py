@@ -56,8 +56,11 @@ class Classic:
         self.now = max(self.now, self.state.deadline)
         return self.act("timeout")
 
-    def deal(self, ghost: str = "", community: str = "", **hands: str) -> tuple[Any, ...]:
-        """From a pause: post the antes and deal ``P0="As Ad"``-style hands (others get spares)."""
+    def deal(
+        self, ghost: str = "", community: str = "", stock: str = "", **hands: str
+    ) -> tuple[Any, ...]:
+        """From a pause: post the antes and deal ``P0="As Ad"``-style hands (others get spares);
+        ``stock``: the undealt cards to come first (4-2-2's face-up cards, later stages)."""
         if self.state.phase == "pause":
             self.timeout()
         state = self.state
@@ -65,7 +68,7 @@ class Classic:
         config = state.config
         size = config.cards - (1 if config.partial_reveal else 0)
         given = {int(name[1:]): _indices(text) for name, text in hands.items()}
-        extra = _indices(ghost) + _indices(community)
+        extra = _indices(ghost) + _indices(community) + _indices(stock)
         taken = {card for cards in given.values() for card in cards} | set(extra)
         spare = [card.index for card in DECK if card.index not in taken]
         order = state.dealt
@@ -78,7 +81,7 @@ class Classic:
         if config.community_card:
             deck += _indices(community) or [spare.pop(0)]
         late = [full[seat][size] for seat in order if size < len(full[seat])]
-        deck += late + spare
+        deck += late + _indices(stock) + spare
         return self.act("deal", deck=[str(DECK[card]) for card in deck])
 
     def declare(self, **choices: str) -> tuple[Any, ...]:

@@ -1,7 +1,8 @@
 """Properties of classic Guts under random legal play, for every classic preset.
 
 Chips are conserved (stacks, pot and reserve equal the money moved into them), no card is dealt
-twice in a hand, every hand finishes, and no view or readable event shows a hidden hand.
+twice in a hand, every hand finishes, and no view or readable event shows a hidden hand: at a
+private comparison (3-5-7, Napalm) only the players In see the In hands.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ _VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("two_card", {"winner_takes_pot": False, "pot_limit": None}),
     ("two_plus_one", {"second_declare": True, "declare": "simultaneous"}),
     ("two_plus_one", {"second_declare": True, "dealer_challenge": True}),
+    ("four_two_two", {"lone_vs_deck": True, "nobody_plays_penalty": True, "max_loss": 500}),
+    ("four_two_three", {"dropped_pay_ante": True, "all_out": "chicken_fee"}),
 ]
 
 
@@ -44,6 +47,7 @@ class Audit:
         self.dealt: set[int] = set()
         self.started = 0
         self.ended = 0
+        self.games_ended = 0
 
     def act(self, action: dict[str, Any]) -> None:
         action["now"] = self.now
@@ -59,11 +63,25 @@ class Audit:
                 self.dealt = set()
             elif event.type == "hand_ended":
                 self.ended += 1
-            elif event.type in ("cards_dealt", "blind_cards_dealt"):
-                assert self.dealt.isdisjoint(event.cards), "a card was dealt twice"
-                self.dealt.update(event.cards)
+            elif event.type == "round_ended":
+                self.games_ended += 1
+            elif event.type in (
+                "cards_dealt",
+                "blind_cards_dealt",
+                "community_card",
+                "deck_hand_shown",
+                "face_up_card",
+            ):
+                cards = (event.card,) if event.type == "face_up_card" else event.cards
+                assert self.dealt.isdisjoint(cards), "a card was dealt twice"
+                self.dealt.update(cards)
             elif event.type == "card_received":
                 assert not event.visible_to(None)
+            elif event.type == "hand_shown_privately":
+                ins = {seat for seat in new.dealt if new.choices[seat] not in ("", "out")}
+                assert set(event.seats) == ins and event.seat in ins
+                assert not event.visible_to(None) and event.private_to == -1
+                assert all(event.visible_to(seat) == (seat in ins) for seat in range(10))
         self.check()
 
     def check(self) -> None:
@@ -82,6 +100,8 @@ class Audit:
                 index = entry["seat"]
                 if index != viewer and "cards" in entry:
                     assert index in state.revealed, "a hidden hand leaked"
+                    if state.private_show:
+                        assert viewer in state.revealed, "a private comparison leaked"
                 assert set(entry.get("face_up", [])) <= public
 
 
@@ -96,14 +116,24 @@ class Audit:
 def test_random_legal_classic_play_keeps_every_promise(
     table: tuple[str, dict[str, Any]], seats: int, data: st.DataObject
 ) -> None:
+    play_randomly(table, seats, data, most_steps=120)
+
+
+def play_randomly(
+    table: tuple[str, dict[str, Any]], seats: int, data: st.DataObject, *, most_steps: int
+) -> Audit:
+    """Random legal actions and clock ticks on a new table, checking after each; then the hand
+    under way is played out (everything times out)."""
     preset, extra = table
-    options = {"ante": 100, "seats": seats, "min_buy_in": 100, "pot_limit": 1_000, **extra}
+    options = {"ante": 100, "seats": seats, "min_buy_in": 100, **extra}
+    if CLASSIC_PRESETS[preset].get("flow") in (None, "four_two"):
+        options.setdefault("pot_limit", 1_000)  # the games in stages have no limit
     audit = Audit(new_table(make_config(preset, options)))  # type: ignore[arg-type]
     shuffle = random.Random(data.draw(st.integers(0, 2**32), label="shuffle seed"))
     for seat in range(seats):
         stack = data.draw(st.sampled_from([100, 350, 10_000]), label="stack")
         audit.act({"kind": "sit", "seat": seat, "stack": stack})
-    for _ in range(data.draw(st.integers(10, 120), label="steps")):
+    for _ in range(data.draw(st.integers(10, most_steps), label="steps")):
         state = audit.state
         if GUTS.wants_deck(state):
             deck = _DECK[:]
@@ -135,12 +165,13 @@ def test_random_legal_classic_play_keeps_every_promise(
         elif chosen["kind"] == "pass":
             action["card"] = data.draw(st.sampled_from(chosen["cards"]), label="card")
         audit.act(action)
-    for _ in range(12):
-        if audit.state.phase in ("deal", "pass", "declare"):
+    for _ in range(400):  # Toh's hand is a whole deck of deals
+        if audit.state.phase in ("deal", "pass", "declare", "stage_over"):
             if GUTS.wants_deck(audit.state):
                 audit.act({"kind": "deal", "deck": _DECK})
             else:
                 audit.now = max(audit.now, GUTS.deadline(audit.state) or audit.now)
                 audit.act({"kind": "timeout"})
-    assert audit.state.phase not in ("deal", "pass", "declare")
+    assert audit.state.phase not in ("deal", "pass", "declare", "stage_over")
     assert audit.started == audit.ended
+    return audit

@@ -130,6 +130,17 @@ def bot_decision(game: str, state: dict[str, Any]) -> dict[str, Any] | None:
     return policy(view, legal)
 
 
+def _classic_action(table: Table, seat: int) -> dict[str, Any] | None:
+    """Classic Guts: the games package's bot, which reads only the seat's own cards and the
+    public rules (games.guts.bots.classic_bot_action); antes there are automatic."""
+    from games.guts import GUTS
+    from games.guts.bots import classic_bot_action
+    from games.guts.classic_state import ClassicState
+
+    state = GUTS.load(table.state)
+    return classic_bot_action(state, seat) if isinstance(state, ClassicState) else None
+
+
 def _bot_user(index: int) -> User:
     name = f"house-bot-{index}"
     user = User.objects.filter(username=name).first()
@@ -193,8 +204,12 @@ def bots_sweep(*, now: datetime | None = None) -> int:
                 pause = timedelta(seconds=think_seconds(table.pk, table.version, seat.number))
                 if now - table.updated < pause:
                     continue
-                state = table_state(table=table, user_id=seat.user_id)
-                action = bot_decision(table.game, state)
+                if table.game == "classic_guts":
+                    action = _classic_action(table, seat.number)
+                else:
+                    action = bot_decision(
+                        table.game, table_state(table=table, user_id=seat.user_id)
+                    )
                 if action is None:
                     continue
                 table_act(table_id=table.pk, user=seat.user, action=action)

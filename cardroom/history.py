@@ -57,7 +57,12 @@ def hand_history(*, hand: Hand, seats: set[int]) -> dict[str, Any]:
     public_cards: set[str] = set()
     own_cards: set[str] = set()
     for event in hand.events.order_by("seq"):
-        if event.private_to is None:
+        if event.audience is not None:
+            # A private comparison: its cards are for the players in it, not public.
+            if not seats & set(event.audience):
+                continue
+            own_cards |= _cards_in(event.data)
+        elif event.private_to is None:
             public_cards |= _cards_in(event.data)
         elif event.private_to in seats:
             own_cards |= _cards_in(event.data)

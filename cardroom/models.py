@@ -163,6 +163,11 @@ class HandEvent(models.Model):
     type = models.CharField(max_length=40)
     data = models.JSONField()
     private_to = models.SmallIntegerField(null=True, blank=True)
+    audience = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The seats that may read it, when several may (a private comparison).",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

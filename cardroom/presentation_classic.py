@@ -10,6 +10,9 @@ from cardroom.presentation import CardFace
 
 __all__ = ["describe"]
 
+#: The marks a staged game counts per seat, as the view names them, and one of each.
+MARKS = {"legs": "leg", "nuts": "nut", "tokens": "token", "points": "point"}
+
 CHOICE_WORDS = {"in": "In", "out": "Out", "high": "High", "low": "Low", "high_low": "High-Low"}
 
 
@@ -27,8 +30,15 @@ def describe(state: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
         ghost_faces=[CardFace.of(card) for card in ghost] if isinstance(ghost, list) else [],
         community_faces=[CardFace.of(card) for card in view.get("community") or []],
         wild=view.get("wild", ""),
+        stage=view.get("stage") or {},
     )
+    mark = (view.get("stage") or {}).get("mark")
     for seat in context["seats"]:
         if seat.get("choice") in CHOICE_WORDS:
             seat["choice_text"] = CHOICE_WORDS[seat["choice"]]
+        for name, singular in MARKS.items():
+            if name in seat and (mark is None or singular == mark):
+                count = int(seat[name])
+                seat["marks_text"] = f"{count} {singular if count == 1 else name}"
+        seat["point_faces"] = [CardFace.of(card) for card in seat.get("point_cards") or []]
     return context

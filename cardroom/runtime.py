@@ -321,6 +321,7 @@ def _record_events(table: Table, version: int, events: list[Any], now: datetime)
                 type=data["type"],
                 data=data,
                 private_to=getattr(event, "private_to", None),
+                audience=_audience(event),
             )
         )
         if data["type"] == "round_started":
@@ -337,6 +338,12 @@ def _record_events(table: Table, version: int, events: list[Any], now: datetime)
             hand.save(update_fields=["ended", "result"])
             hand = None
     HandEvent.objects.bulk_create(rows)
+
+
+def _audience(event: Any) -> list[int] | None:
+    """The seats that may read an event shown to several (a private comparison), else None."""
+    audience = getattr(event, "audience", None)
+    return None if audience is None else sorted(int(seat) for seat in audience)
 
 
 def _close_vacated_seats(

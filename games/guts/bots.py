@@ -29,7 +29,7 @@ from games.guts.online import apply
 from games.guts.showdown import hand_key
 from games.guts.table import OnlineState
 
-__all__ = ["Driver", "pair_or_better"]
+__all__ = ["Driver", "classic_bot_action", "pair_or_better"]
 
 _DECK_TEXT = [str(card) for card in DECK]
 
@@ -80,6 +80,27 @@ def _classic_choice(state: ClassicState, cards: tuple[int, ...]) -> str:
     if not config.hi_lo:
         return "in" if value >= high else "out"
     return "high" if value >= high else "low" if value <= low else "out"
+
+
+def classic_bot_action(state: ClassicState, seat: int) -> dict[str, Any] | None:
+    """What a house bot in ``seat`` does now at a classic table, or ``None`` to wait.
+
+    It reads only what the seat may know: its own cards (with any community card) and the
+    table's public rules; under No Peek it does not look at its cards at all and goes In on
+    alternate hands, so it neither always folds nor always calls.
+    """
+    if seat not in state.dealt or state.phase not in ("pass", "declare"):
+        return None
+    if state.phase == "pass":
+        if state.passes[seat] >= 0:
+            return None
+        lowest = min(state.cards[seat], key=lambda card: card // 4)
+        return {"kind": "pass", "card": str(DECK[lowest])}
+    if state.choices[seat] or state.turn not in (None, seat):
+        return None
+    if state.config.no_peek:
+        return {"kind": "declare", "choice": "in" if (state.hand + seat) % 2 else "out"}
+    return {"kind": "declare", "choice": _classic_choice(state, hand_of(state, seat))}
 
 
 class Driver:

@@ -1,0 +1,121 @@
+"""Classic Guts in stages at the table: 3-5-7's private comparisons, legs, bots (issue 10)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from cardroom.bots import bots_sweep
+from cardroom.history import hand_history
+from cardroom.models import Hand, HandEvent, Seat
+from cardroom.runtime import table_act, table_create, table_timeout
+from cardroom.selectors import table_state
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def three_five_seven(db):
+    return table_create(
+        game="classic_guts", preset="three_five_seven", options={"ante": 100, "seats": 4},
+        name="3-5-7",
+    )  # fmt: skip
+
+
+@pytest.fixture
+def players(three_five_seven, make_player):
+    seated = [make_player(name) for name in ("ann", "ben", "cat")]
+    for player in seated:
+        table_act(
+            table_id=three_five_seven.pk, user=player, action={"kind": "sit", "buy_in": 20_000}
+        )
+    return seated
+
+
+def run_clock(table) -> None:
+    table.refresh_from_db()
+    assert table.deadline is not None
+    assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(milliseconds=5))
+    table.refresh_from_db()
+
+
+def to_declare(table) -> None:
+    for _ in range(5):
+        table.refresh_from_db()
+        if table.state["phase"] == "declare":
+            return
+        run_clock(table)
+    raise AssertionError(table.state["phase"])
+
+
+def seat_of(table, user) -> int:
+    return Seat.objects.get(table=table, user=user, left__isnull=True).number
+
+
+def test_the_stage_and_its_direction_are_in_the_view(three_five_seven, players):
+    to_declare(three_five_seven)
+    view = table_state(table=three_five_seven, user_id=players[0].pk)["table"]
+    assert view["stage"]["words"] == "deal 1, stage 1 of 3: three cards, threes wild, high"
+    assert view["stage"]["direction"] == "high"
+    assert all(seat.get("legs") == 0 for seat in view["seats"] if "player" in seat)
+
+
+def test_a_private_comparison_is_shown_only_to_the_players_in_it(three_five_seven, players):
+    ann, ben, cat = players
+    to_declare(three_five_seven)
+    for player, choice in ((ann, "in"), (ben, "in"), (cat, "out")):
+        table_act(
+            table_id=three_five_seven.pk, user=player, action={"kind": "declare", "choice": choice}
+        )
+    three_five_seven.refresh_from_db()
+    dealt = {
+        event.private_to: set(event.data["cards"])
+        for event in HandEvent.objects.filter(table=three_five_seven, type="cards_dealt")
+    }
+    in_cards = dealt[seat_of(three_five_seven, ann)] | dealt[seat_of(three_five_seven, ben)]
+    cat_view = str(table_state(table=three_five_seven, user_id=cat.pk))
+    assert not any(f"'{card}'" in cat_view for card in in_cards)
+    ann_view = str(table_state(table=three_five_seven, user_id=ann.pk))
+    assert all(f"'{card}'" in ann_view for card in dealt[seat_of(three_five_seven, ben)])
+    private = HandEvent.objects.filter(table=three_five_seven, type="hand_shown_privately")
+    assert private.exists()
+    assert all(sorted(e.audience) == sorted([seat_of(three_five_seven, p) for p in (ann, ben)])
+               for e in private)  # fmt: skip
+    hand = Hand.objects.get(table=three_five_seven, number=1)
+    for_cat = hand_history(hand=hand, seats={seat_of(three_five_seven, cat)})
+    assert not any(e["type"] == "hand_shown_privately" for e in for_cat["events"])
+    for_ann = hand_history(hand=hand, seats={seat_of(three_five_seven, ann)})
+    assert any(e["type"] == "hand_shown_privately" for e in for_ann["events"])
+
+
+def test_the_page_names_the_stage_and_the_legs(client, three_five_seven, players):
+    from django.urls import reverse
+
+    to_declare(three_five_seven)
+    client.force_login(players[0])
+    page = client.get(reverse("table", args=[three_five_seven.pk])).content.decode()
+    assert "Deal 1, stage 1 of 3: three cards, threes wild, high." in page
+    assert "0 legs" in page
+    assert "3 legs take the pot." in page
+
+
+def test_house_bots_play_a_staged_game(make_player):
+    table = table_create(
+        game="classic_guts", preset="nuts", options={"ante": 100, "seats": 4}, name="Nuts",
+        bots=2,
+    )  # fmt: skip
+    table_act(table_id=table.pk, user=make_player("ann"), action={"kind": "sit", "buy_in": 20_000})
+    later = timezone.now()
+    acted = 0
+    for _ in range(40):
+        later += timedelta(seconds=5)
+        acted += bots_sweep(now=later)
+        table.refresh_from_db()
+        if table.deadline is not None and table.deadline <= later:
+            table_timeout(table_id=table.pk, now=later)
+    assert acted >= 2
+    assert Hand.objects.filter(table=table).exists()
+    call_command("audit_ledger")

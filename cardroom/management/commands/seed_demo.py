@@ -20,6 +20,8 @@ DEMO_PASSWORD = "cardroom-demo"
 DEMO_TABLES: tuple[tuple[str, str, str, dict[str, Any], int], ...] = (
     ("Monte Carlo 25¢", "guts", "monte_carlo", {"ante": 25, "seats": 6}, 3),
     ("Survivor $1", "guts", "survivor", {"ante": 100, "seats": 6}, 3),
+    ("Kitty (ghost hand) $1", "classic_guts", "kitty", {"ante": 100, "seats": 5}, 2),
+    ("Three-Five-Seven $1", "classic_guts", "three_five_seven", {"ante": 100, "seats": 5}, 2),
     ("Chinese Poker $1 a unit", "chinese_poker", "unit-1", {}, 2),
     ("Three Card Poker $1–$100", "three_card_poker", "standard", {}, 1),
 )

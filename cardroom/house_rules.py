@@ -70,6 +70,20 @@ SENTENCES: dict[str, dict[Any, str]] = {
     },
 }
 
+#: The games in several deals or stages, by their flow, in a sentence each (guts-classic.md).
+FLOWS = {
+    "four_two": "Four cards down, twos wild; those In get more cards and play their best five. "
+    "The game ends when one player is In alone.",
+    "legs": "Stages of three, five and seven cards (threes, fives, sevens wild); a lone In "
+    "takes a leg, and three legs take the pot.",
+    "nuts": "Deals from two to five cards, low and high in turn; a lone In takes a nut, and "
+    "three nuts take the pot.",
+    "napalm": "Two cards high, five low, seven high; a lone In takes a token, and enough "
+    "tokens take the pot.",
+    "toh": "One card each, high card wins with suits breaking ties; the winner keeps a point, "
+    "and enough points take the pot.",
+}
+
 MONEY = {
     "ante": "Ante {}.",
     "match_cap": "A loser's match is capped at {}.",
@@ -90,7 +104,12 @@ def house_rules(table: Table) -> list[str]:
         value = getattr(config, name, None)
         if value:
             lines.append(template.format(_money(value)))
+    flow = getattr(config, "flow", "one_deal")
+    if flow in FLOWS:
+        lines.append(FLOWS[flow])
     for name, sentences in SENTENCES.items():
+        if name == "cards" and flow in FLOWS:
+            continue  # the stages say how many cards, not this option
         value = getattr(config, name, None)
         if value in sentences:
             lines.append(sentences[value])

@@ -57,6 +57,11 @@ class Table(models.Model):
         return f"{self.name} ({self.get_game_display()})"
 
     @property
+    def preset_name(self) -> str:
+        """The preset in words: ``three_five_seven`` → "Three five seven"."""
+        return self.preset.replace("_", " ").replace("-", " ").capitalize()
+
+    @property
     def group_name(self) -> str:
         """The Channels group of everyone watching this table."""
         return f"table-{self.pk}"

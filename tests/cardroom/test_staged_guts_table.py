@@ -119,3 +119,12 @@ def test_house_bots_play_a_staged_game(make_player):
     assert acted >= 2
     assert Hand.objects.filter(table=table).exists()
     call_command("audit_ledger")
+
+
+def test_house_rules_describe_the_stages_not_a_card_count(three_five_seven):
+    from cardroom.house_rules import house_rules
+
+    rules = house_rules(three_five_seven)
+    assert any(rule.startswith("Stages of three, five and seven cards") for rule in rules)
+    assert "Three cards each (three-card ranking)." not in rules
+    assert three_five_seven.preset_name == "Three five seven"

@@ -128,3 +128,46 @@ def test_house_rules_describe_the_stages_not_a_card_count(three_five_seven):
     assert any(rule.startswith("Stages of three, five and seven cards") for rule in rules)
     assert "Three cards each (three-card ranking)." not in rules
     assert three_five_seven.preset_name == "Three five seven"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_three_five_seven_over_the_api_shows_the_private_comparison_to_no_one_out():
+    """Every frame the Out player receives is free of the In players' cards."""
+    import json
+
+    from asgiref.sync import sync_to_async
+
+    from tests.cardroom.test_api_consumer import advance, make_clients
+
+    table = await sync_to_async(table_create)(
+        game="classic_guts", preset="three_five_seven", options={"ante": 100, "seats": 4},
+        name="3-5-7 API",
+    )  # fmt: skip
+    clients = await make_clients(table, ["ann", "ben", "cat"])
+    for client in clients:
+        assert (await client.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    for _ in range(5):
+        await table.arefresh_from_db()
+        if table.state["phase"] == "declare":
+            break
+        await advance(table)
+    for client in clients:
+        await client.drain(table)
+    for client, choice in zip(clients, ("in", "in", "out"), strict=True):
+        assert (await client.act(kind="declare", choice=choice))["type"] == "ack"
+    for client in clients:
+        await client.drain(table)
+        await client.close()
+    seats = {
+        name: (await Seat.objects.aget(table=table, user__username=name, left__isnull=True)).number
+        for name in ("ann", "ben", "cat")
+    }
+    dealt = {
+        event.private_to: set(event.data["cards"])
+        async for event in HandEvent.objects.filter(table=table, type="cards_dealt")
+    }
+    cat_text = json.dumps(clients[2].frames)
+    for name in ("ann", "ben"):
+        assert not any(f'"{card}"' in cat_text for card in dealt[seats[name]])
+    ann_text = json.dumps(clients[0].frames)
+    assert all(f'"{card}"' in ann_text for card in dealt[seats["ben"]])

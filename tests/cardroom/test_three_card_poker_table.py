@@ -166,7 +166,7 @@ async def test_the_page_takes_bets_in_dollars_and_shows_no_hidden_card(table, fi
     (ben,) = await make_clients(table, ["ben"])
     assert (await ben.act(kind="sit", buy_in=10_000))["type"] == "ack"
     await caught_up(table, page)
-    assert 'name="ante" value="1.00"' in page.frames[-1]
+    assert 'name="ante" id="tcp-ante" hx-preserve value="1.00"' in page.frames[-1]
 
     await page.post(kind="bet", ante="two dollars")
     assert "not an amount" in page.frames[-1]

@@ -97,11 +97,13 @@ def test_ann_plays_and_ben_folds_against_the_dealer_in_the_browser(browser):
 
         # Bets: Ann $5 Ante and $2 Pair Plus, Ben $5 Ante alone; the second bet closes betting.
         for player, pair_plus in ((ann, "2"), (ben, "0")):
-            form = player.page.wait_for_selector("form.tcp-bet-form", timeout=WAIT_MS)
+            # Selectors, not element handles: a push may redraw the form around its inputs
+            # (which keep what was typed) at any moment.
+            player.page.wait_for_selector("form.tcp-bet-form", timeout=WAIT_MS)
             assert player.page.inner_text("form.tcp-bet-form .limits").startswith("$1.00 to")
-            form.query_selector("input[name=ante]").fill("5")
-            form.query_selector("input[name=pair_plus]").fill(pair_plus)
-            form.query_selector("button[type=submit]").click()
+            player.page.fill("form.tcp-bet-form input[name=ante]", "5")
+            player.page.fill("form.tcp-bet-form input[name=pair_plus]", pair_plus)
+            player.page.click("form.tcp-bet-form button[type=submit]")
             player.page.wait_for_selector(f"{ROW[player.name]} >> text=$5.00", timeout=WAIT_MS)
 
         # The deal: three cards each, the dealer's face down; Play (P) or Fold (F).

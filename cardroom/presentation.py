@@ -25,6 +25,8 @@ PHASE_WORDS = {
     "ante": "Antes, please",
     "deal": "Dealing",
     "declare": "In or Out?",
+    "stage_over": "Stage result",
+    "pass": "Pass a card to the left",
     "showdown": "Showdown",
     "betting": "Place your bets",
     "decide": "Play or fold?",

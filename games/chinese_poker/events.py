@@ -1,7 +1,9 @@
 """What happens at a Chinese Poker table: the events that are the hand history and move money.
 
 Every event is a frozen dataclass with ``moves()`` (the :class:`~games.engine.Move` records it
-makes, in order) and ``to_json()`` (``{"type": ..., ...}``; cards as text).
+makes, in order) and ``to_json()`` (``{"type": ..., ...}``; cards as text), over
+:class:`games.events.BaseEvent`; the seat events (``PlayerSat``, ``ToppedUp``, ``PlayerLeft``,
+``SatOut``, ``SatIn``, ``ConnectionChanged``) are the shared ones of :mod:`games.events`.
 
 Privacy: ``private_to`` is the one seat that may read an event, or ``None`` when everyone may.
 A seat's cards, its rows before the reveal and a natural it declared are private; the public
@@ -18,11 +20,19 @@ learns only that the seat submitted (or surrendered) until :class:`HandRevealed`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.cards import DECK
-from games.engine import Move, bankroll, stack
+from games.engine import Move, stack
+from games.events import (
+    BaseEvent,
+    ConnectionChanged,
+    PlayerLeft,
+    PlayerSat,
+    SatIn,
+    SatOut,
+    ToppedUp,
+)
 
 __all__ = [
     "CardsDealt",
@@ -45,44 +55,12 @@ __all__ = [
     "ToppedUp",
 ]
 
-_NO_MOVES: tuple[Move, ...] = ()
-_CARD_FIELDS = frozenset({"cards", "front", "middle", "back"})
 
-
-def _json(name: str, value: Any) -> Any:
-    if name in _CARD_FIELDS and isinstance(value, tuple):
-        return [str(DECK[index]) for index in value]
-    if isinstance(value, tuple):
-        return [_json("", item) for item in value]
-    return value
-
-
-class _Event:
-    """Shared behaviour: public, no money, JSON from the fields."""
+class _Event(BaseEvent):
+    """A Chinese Poker event: ``cards`` and the rows hold card indices."""
 
     __slots__ = ()
-    type: ClassVar[str]
-
-    @property
-    def private_to(self) -> int | None:
-        """The only seat that may read this event, or ``None`` when it is public."""
-        return None
-
-    def visible_to(self, seat: int | None) -> bool:
-        """Whether ``seat`` (``None``: a spectator or the public history) may read this event."""
-        private = self.private_to
-        return private is None or private == seat
-
-    def moves(self) -> tuple[Move, ...]:
-        """The money this event moved (none for most events)."""
-        return _NO_MOVES
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON: ``type`` and the fields (cards as text)."""
-        data: dict[str, Any] = {"type": self.type}
-        for field in fields(self):  # type: ignore[arg-type]
-            data[field.name] = _json(field.name, getattr(self, field.name))
-        return data
+    CARD_FIELDS = frozenset({"cards", "front", "middle", "back"})
 
 
 class _Private(_Event):
@@ -95,74 +73,11 @@ class _Private(_Event):
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerSat(_Event):
-    """A player sat down with ``stack`` cents from their bankroll."""
-
-    type: ClassVar[str] = "player_sat"
-    seat: int
-    stack: int
-
-    def moves(self) -> tuple[Move, ...]:
-        return (Move(bankroll(self.seat), stack(self.seat), self.stack),)
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerLeft(_Event):
-    """A player left, cashing out ``stack`` cents to their bankroll."""
-
-    type: ClassVar[str] = "player_left"
-    seat: int
-    stack: int
-
-    def moves(self) -> tuple[Move, ...]:
-        if self.stack == 0:
-            return _NO_MOVES
-        return (Move(stack(self.seat), bankroll(self.seat), self.stack),)
-
-
-@dataclass(frozen=True, slots=True)
 class LeavePending(_Event):
     """A player in a hand asked to leave; they cash out when the hand ends."""
 
     type: ClassVar[str] = "leave_pending"
     seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class ToppedUp(_Event):
-    """A player added ``amount`` cents from their bankroll between hands."""
-
-    type: ClassVar[str] = "topped_up"
-    seat: int
-    amount: int
-
-    def moves(self) -> tuple[Move, ...]:
-        return (Move(bankroll(self.seat), stack(self.seat), self.amount),)
-
-
-@dataclass(frozen=True, slots=True)
-class SatOut(_Event):
-    """A player sits out from the next hand on."""
-
-    type: ClassVar[str] = "sat_out"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class SatIn(_Event):
-    """A player is back in play from the next hand on."""
-
-    type: ClassVar[str] = "sat_in"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectionChanged(_Event):
-    """A player's connection flag changed (play goes on either way; the timeout acts)."""
-
-    type: ClassVar[str] = "connection_changed"
-    seat: int
-    connected: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""Checks of an action's common fields (``now``, ``seat``, amounts), shared by every Guts table.
+"""Checks of an action's common fields (``now``, ``seat``, amounts) and of the buy-in limits,
+shared by every Guts table.
 
 Each raises :class:`~games.engine.IllegalAction` with a reason a person can read.
 
@@ -17,12 +18,34 @@ from typing import Any, Protocol
 
 from games.engine import IllegalAction
 
-__all__ = ["action_amount", "action_now", "action_seat"]
+__all__ = [
+    "BuyInLimits",
+    "action_amount",
+    "action_now",
+    "action_seat",
+    "check_top_up",
+    "sit_request",
+]
 
 
 class _Table(Protocol):
     @property
     def seats(self) -> Sequence[object | None]: ...
+
+
+class BuyInLimits(Protocol):
+    """A table configuration's buy-in limits, in cents (``max_buy_in`` ``None``: no limit)."""
+
+    @property
+    def min_buy_in(self) -> int: ...
+
+    @property
+    def max_buy_in(self) -> int | None: ...
+
+
+class _LimitedTable(_Table, Protocol):
+    @property
+    def config(self) -> BuyInLimits: ...
 
 
 def action_now(action: Mapping[str, Any]) -> float:
@@ -51,3 +74,38 @@ def action_amount(action: Mapping[str, Any], key: str) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise IllegalAction(f"'{key}' must be a positive whole number of cents, not {amount!r}")
     return amount
+
+
+def sit_request(state: _LimitedTable, action: Mapping[str, Any]) -> tuple[int, str, int]:
+    """A ``sit`` action's seat (a free one), player name and buy-in (within the table's limits).
+
+    >>> from types import SimpleNamespace
+    >>> table = SimpleNamespace(seats=[None, None], config=SimpleNamespace(min_buy_in=100,
+    ...                                                                  max_buy_in=None))
+    >>> sit_request(table, {"seat": 1, "stack": 500})
+    (1, 'seat 1', 500)
+    >>> sit_request(table, {"seat": 0, "stack": 50, "player": "ann"})
+    Traceback (most recent call last):
+    ...
+    games.engine.IllegalAction: the least you may sit down with is 100 cents
+    """
+    index = action_seat(state, action, seated=False)
+    if state.seats[index] is not None:
+        raise IllegalAction(f"seat {index} is taken")
+    amount = action_amount(action, "stack")
+    config = state.config
+    if amount < config.min_buy_in:
+        raise IllegalAction(f"the least you may sit down with is {config.min_buy_in} cents")
+    if config.max_buy_in is not None and amount > config.max_buy_in:
+        raise IllegalAction(f"the most you may sit down with is {config.max_buy_in} cents")
+    player = action.get("player", f"seat {index}")
+    if not isinstance(player, str) or not player:
+        raise IllegalAction("'player' must be a name")
+    return index, player, amount
+
+
+def check_top_up(config: BuyInLimits, stack: int, amount: int) -> None:
+    """Refuse a top-up of ``amount`` that would take ``stack`` over ``max_buy_in``."""
+    limit = config.max_buy_in
+    if limit is not None and stack + amount > limit:
+        raise IllegalAction(f"your stack may not exceed {limit} cents")

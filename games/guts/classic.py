@@ -36,7 +36,7 @@ from games.cards import DECK
 from games.engine import IllegalAction
 from games.guts import events as ev
 from games.guts.books import Books
-from games.guts.checks import action_amount, action_now, action_seat
+from games.guts.checks import action_amount, action_now, action_seat, check_top_up, sit_request
 from games.guts.classic_deal import deal_cards, eligible, next_deal
 from games.guts.classic_settle import close_hand, settle, settle_hi_lo
 from games.guts.classic_stages import finish_stage, next_stage, stage_started
@@ -71,18 +71,7 @@ def _player(state: ClassicState, seat: int) -> Seat:
 def _sit(
     state: ClassicState, action: Mapping[str, Any], now: float, events: Events
 ) -> ClassicState:
-    index = action_seat(state, action, seated=False)
-    if state.seats[index] is not None:
-        raise IllegalAction(f"seat {index} is taken")
-    amount = action_amount(action, "stack")
-    config = state.config
-    if amount < config.min_buy_in:
-        raise IllegalAction(f"the least you may sit down with is {config.min_buy_in} cents")
-    if config.max_buy_in is not None and amount > config.max_buy_in:
-        raise IllegalAction(f"the most you may sit down with is {config.max_buy_in} cents")
-    player = action.get("player", f"seat {index}")
-    if not isinstance(player, str) or not player:
-        raise IllegalAction("'player' must be a name")
+    index, player, amount = sit_request(state, action)
     events.append(ev.PlayerSat(index, player, amount))
     return _wake(replace(state, seats=put(state.seats, index, Seat(player, amount))), now)
 
@@ -111,9 +100,7 @@ def _top_up(
     amount = action_amount(action, "amount")
     if in_hand(state, index):
         raise IllegalAction("chips can't be added while you are in a hand")
-    limit = state.config.max_buy_in
-    if limit is not None and player.stack + amount > limit:
-        raise IllegalAction(f"your stack may not exceed {limit} cents")
+    check_top_up(state.config, player.stack, amount)
     events.append(ev.ToppedUp(index, amount))
     return _wake(replace(state, seats=put(state.seats, index, with_stack(player, amount))), now)
 

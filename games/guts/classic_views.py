@@ -24,6 +24,7 @@ from games.guts.classic import choices_of, in_hand
 from games.guts.classic_config import STAGES
 from games.guts.classic_stages import MARKS, describe_stage
 from games.guts.classic_state import ClassicState
+from games.guts.seat_views import seat_actions, seat_entry, sit_actions
 
 __all__ = ["classic_legal_actions", "classic_view", "ghost_played"]
 
@@ -53,7 +54,7 @@ def classic_legal_actions(state: ClassicState, seat: int) -> list[JSON]:
     config = state.config
     player = state.seats[seat]
     if player is None:
-        return [{"kind": "sit", "min": config.min_buy_in, "max": config.max_buy_in}]
+        return sit_actions(config)
     actions: list[JSON] = []
     if (
         state.phase == "declare"
@@ -64,14 +65,7 @@ def classic_legal_actions(state: ClassicState, seat: int) -> list[JSON]:
         actions.append({"kind": "declare", "choices": list(choices_of(state))})
     if state.phase == "pass" and seat in state.dealt and state.passes[seat] < 0:
         actions.append({"kind": "pass", "cards": _texts(state.cards[seat])})
-    if not in_hand(state, seat):
-        room = None if config.max_buy_in is None else config.max_buy_in - player.stack
-        if room is None or room > 0:
-            actions.append({"kind": "top_up", "min": 1, "max": room})
-    actions.append({"kind": "sit_in" if player.sitting_out else "sit_out"})
-    if not player.leaving:
-        actions.append({"kind": "leave"})
-    return actions
+    return actions + seat_actions(config, player, in_hand=in_hand(state, seat))
 
 
 def _own_cards_visible(state: ClassicState) -> bool:
@@ -91,16 +85,8 @@ def classic_view(state: ClassicState, seat: int | None) -> JSON:
             continue
         cards = state.cards[index]
         choice = state.choices[index]
-        entry: JSON = {
-            "seat": index,
-            "player": player.player,
-            "stack": player.stack,
-            "status": _status(state, index),
-            "sitting_out": player.sitting_out,
-            "connected": player.connected,
-            "card_count": len(cards),
-            "face_up": _texts(tuple(card for card in cards if card in state.face_up)),
-        }
+        entry = seat_entry(index, player, _status(state, index), card_count=len(cards))
+        entry["face_up"] = _texts(tuple(card for card in cards if card in state.face_up))
         shown = index in state.revealed and (not state.private_show or seat in state.revealed)
         if cards and ((index == seat and _own_cards_visible(state)) or shown):
             entry["cards"] = _texts(cards)

@@ -1,7 +1,9 @@
 """What happens at a Guts table: the events that are the hand history and move the money.
 
 Every event is a frozen dataclass with ``moves()`` (the :class:`~games.engine.Move` records it
-makes, in order) and ``to_json()`` (``{"type": ..., ...}``; cards as text).
+makes, in order) and ``to_json()`` (``{"type": ..., ...}``; cards as text), over
+:class:`games.events.BaseEvent`; ``ToppedUp``, ``SatIn`` and ``ConnectionChanged`` are the
+shared ones of :mod:`games.events`.
 
 Privacy: ``private_to`` is the one seat that may read an event, or ``None`` when everyone may;
 ``visible_to(seat)`` says whether a viewer (``None``: a spectator or the public history) may.
@@ -27,11 +29,11 @@ may read it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import ClassVar
 
-from games.cards import DECK
 from games.engine import Move, bankroll, stack
+from games.events import HIDDEN, BaseEvent, ConnectionChanged, SatIn, ToppedUp
 
 __all__ = [
     "NOBODY",
@@ -79,54 +81,14 @@ __all__ = [
 _NO_MOVES: tuple[Move, ...] = ()
 
 #: ``private_to`` of an event nobody may read yet (cards dealt face down to a No Peek player).
-NOBODY = -1
+NOBODY = HIDDEN
 
 
-def _json(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_json(item) for item in value]
-    return value
-
-
-class _Event:
-    """Shared behaviour: public, no money, JSON from the fields."""
+class _Event(BaseEvent):
+    """A Guts event: ``cards`` and ``card`` hold card indices."""
 
     __slots__ = ()
-    type: ClassVar[str]
-
-    @property
-    def private_to(self) -> int | None:
-        """The only seat that may read this event, or ``None`` when it is public."""
-        return None
-
-    @property
-    def audience(self) -> tuple[int, ...] | None:
-        """The seats that may read an event shown to a group (``None``: see ``private_to``)."""
-        return None
-
-    def visible_to(self, seat: int | None) -> bool:
-        """Whether ``seat`` (``None``: a spectator or the public history) may read this event."""
-        group = self.audience
-        if group is not None:
-            return seat in group
-        private = self.private_to
-        return private is None or private == seat
-
-    def moves(self) -> tuple[Move, ...]:
-        """The money this event moved (none, unless the event says otherwise)."""
-        return _NO_MOVES
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON, with a ``type``; cards as text."""
-        data: dict[str, Any] = {"type": self.type}
-        for field in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, field.name)
-            if field.name == "cards":
-                value = [str(DECK[index]) for index in value]
-            elif field.name == "card":
-                value = str(DECK[value])
-            data[field.name] = _json(value)
-        return data
+    CARD_FIELDS = frozenset({"cards", "card"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,18 +98,6 @@ class PlayerSat(_Event):
     type: ClassVar[str] = "player_sat"
     seat: int
     player: str
-    amount: int
-
-    def moves(self) -> tuple[Move, ...]:
-        return (Move(bankroll(self.seat), stack(self.seat), self.amount),)
-
-
-@dataclass(frozen=True, slots=True)
-class ToppedUp(_Event):
-    """A seated player added ``amount`` to their table stack from their bankroll."""
-
-    type: ClassVar[str] = "topped_up"
-    seat: int
     amount: int
 
     def moves(self) -> tuple[Move, ...]:
@@ -175,23 +125,6 @@ class SatOut(_Event):
     type: ClassVar[str] = "sat_out"
     seat: int
     reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class SatIn(_Event):
-    """The seat is back in play from the next round."""
-
-    type: ClassVar[str] = "sat_in"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectionChanged(_Event):
-    """The seat's player connected or disconnected (the hand goes on either way)."""
-
-    type: ClassVar[str] = "connection_changed"
-    seat: int
-    connected: bool
 
 
 @dataclass(frozen=True, slots=True)

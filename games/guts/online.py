@@ -37,7 +37,7 @@ from typing import Any
 
 from games.engine import IllegalAction
 from games.guts import events as ev
-from games.guts.checks import action_amount, action_now, action_seat
+from games.guts.checks import action_amount, action_now, action_seat, check_top_up, sit_request
 from games.guts.rounds import (
     call_antes,
     close_ante_call,
@@ -76,18 +76,7 @@ def seat_player(state: OnlineState, seat: int, player: str, stack: int) -> Onlin
 
 
 def _sit(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[OnlineState, Events]:
-    index = action_seat(state, action, seated=False)
-    if state.seats[index] is not None:
-        raise IllegalAction(f"seat {index} is taken")
-    amount = action_amount(action, "stack")
-    config = state.config
-    if amount < config.min_buy_in:
-        raise IllegalAction(f"the least you may sit down with is {config.min_buy_in} cents")
-    if config.max_buy_in is not None and amount > config.max_buy_in:
-        raise IllegalAction(f"the most you may sit down with is {config.max_buy_in} cents")
-    player = action.get("player", f"seat {index}")
-    if not isinstance(player, str) or not player:
-        raise IllegalAction("'player' must be a name")
+    index, player, amount = sit_request(state, action)
     state = evolve(state, seats=put(state.seats, index, Seat(player, amount)))
     return _wake(state, now), [ev.PlayerSat(index, player, amount)]
 
@@ -136,9 +125,7 @@ def _top_up(
     amount = action_amount(action, "amount")
     if in_live_hand(state, index):
         raise IllegalAction("chips can't be added while you are in a hand")
-    limit = state.config.max_buy_in
-    if limit is not None and seat.stack + amount > limit:
-        raise IllegalAction(f"your stack may not exceed {limit} cents")
+    check_top_up(state.config, seat.stack, amount)
     events: Events = [ev.ToppedUp(index, amount)]
     seat = with_stack(seat, amount)
     owed, pot, confirmed = state.owed[index], state.pot, state.confirmed

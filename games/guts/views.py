@@ -20,6 +20,7 @@ from typing import Any
 
 from games.cards import DECK
 from games.guts.rounds import in_live_hand
+from games.guts.seat_views import seat_actions, seat_entry, sit_actions
 from games.guts.showdown import describe
 from games.guts.table import OnlineState
 
@@ -35,7 +36,7 @@ def legal_actions(state: OnlineState, seat: int) -> list[JSON]:
     config = state.config
     player = state.seats[seat]
     if player is None:
-        return [{"kind": "sit", "min": config.min_buy_in, "max": config.max_buy_in}]
+        return sit_actions(config)
     actions: list[JSON] = []
     phase = state.phase
     if phase == "declare" and seat in state.dealt and not state.choices[seat]:
@@ -47,14 +48,7 @@ def legal_actions(state: OnlineState, seat: int) -> list[JSON]:
     owed = state.owed[seat] if phase in ("ante", "pause") else 0
     if owed:
         actions.append({"kind": "decline", "owed": owed, "pays": min(player.stack, owed)})
-    if not in_live_hand(state, seat):
-        room = None if config.max_buy_in is None else config.max_buy_in - player.stack
-        if room is None or room > 0:
-            actions.append({"kind": "top_up", "min": 1, "max": room})
-    actions.append({"kind": "sit_in" if player.sitting_out else "sit_out"})
-    if not player.leaving:
-        actions.append({"kind": "leave"})
-    return actions
+    return actions + seat_actions(config, player, in_hand=in_live_hand(state, seat))
 
 
 def _status(state: OnlineState, index: int) -> str:
@@ -83,16 +77,8 @@ def view(state: OnlineState, seat: int | None) -> JSON:
         cards = state.cards[index]
         choice = state.choices[index]
         shown = state.shown and choice == "in"
-        entry: JSON = {
-            "seat": index,
-            "player": player.player,
-            "stack": player.stack,
-            "status": _status(state, index),
-            "sitting_out": player.sitting_out,
-            "connected": player.connected,
-            "card_count": len(cards),
-            "owes": state.owed[index],
-        }
+        entry = seat_entry(index, player, _status(state, index), card_count=len(cards))
+        entry["owes"] = state.owed[index]
         if cards and (index == seat or shown):
             entry["cards"] = [str(DECK[card]) for card in cards]
         if shown:

@@ -5,6 +5,10 @@ house bank (``house``). Bets move to the house when they are placed (:class:`Bet
 :class:`Played`); at settlement the house pays back to the stack what each bet returns: the stake
 plus the winnings when it wins, the stake alone when it is returned, nothing when it is lost.
 
+Every event is over :class:`games.events.BaseEvent`, its ``type`` the snake-case class name; the
+seat events ``PlayerSat``, ``ToppedUp``, ``PlayerLeft``, ``SatOut`` and ``SatIn`` are the shared
+ones of :mod:`games.events`.
+
 >>> BetPlaced(seat=2, ante=100, pair_plus=50).to_json()
 {'type': 'bet_placed', 'seat': 2, 'ante': 100, 'pair_plus': 50}
 >>> BetPlaced(seat=2, ante=100, pair_plus=50).moves()
@@ -16,11 +20,11 @@ amount=50))
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any
 
-from games.engine import HIDDEN, Move, bankroll, stack
+from games.engine import HIDDEN, Move, stack
+from games.events import BaseEvent, PlayerLeft, PlayerSat, SatIn, SatOut, ToppedUp
 
 __all__ = [
     "RESULT_OF",
@@ -60,113 +64,36 @@ __all__ = [
 HOUSE = "house"
 
 
-class _Event:
-    """Shared ``to_json``: the snake-case class name as ``type``, then the fields."""
-
-    __slots__ = ()
-    TYPE: ClassVar[str] = ""
-
-    def __init_subclass__(cls) -> None:
-        cls.TYPE = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
-
-    def moves(self) -> tuple[Move, ...]:
-        """No money moves unless an event says otherwise."""
-        return ()
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON; tuples become lists."""
-        data: dict[str, Any] = {"type": self.TYPE}
-        for item in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, item.name)
-            data[item.name] = _plain(value)
-        return data
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_plain(item) for item in value]
-    return value
-
-
 @dataclass(frozen=True, slots=True)
-class PlayerSat(_Event):
-    """A player sat down with ``stack`` cents from their bankroll."""
-
-    seat: int
-    stack: int
-
-    def moves(self) -> tuple[Move, ...]:
-        return (Move(bankroll(self.seat), stack(self.seat), self.stack),)
-
-
-@dataclass(frozen=True, slots=True)
-class ToppedUp(_Event):
-    """A player added ``amount`` cents from their bankroll to their stack, between rounds."""
-
-    seat: int
-    amount: int
-
-    def moves(self) -> tuple[Move, ...]:
-        return (Move(bankroll(self.seat), stack(self.seat), self.amount),)
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerLeft(_Event):
-    """A player left; their whole stack went back to their bankroll."""
-
-    seat: int
-    stack: int
-
-    def moves(self) -> tuple[Move, ...]:
-        if self.stack == 0:
-            return ()
-        return (Move(stack(self.seat), bankroll(self.seat), self.stack),)
-
-
-@dataclass(frozen=True, slots=True)
-class LeaveRequested(_Event):
+class LeaveRequested(BaseEvent):
     """A player dealt into the hand asked to leave: the cash-out follows the hand."""
 
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class SatOut(_Event):
-    """A player sits out from the next round on."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class SatIn(_Event):
-    """A player who sat out is back in play."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Connected(_Event):
+class Connected(BaseEvent):
     """A player's connection came back."""
 
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Disconnected(_Event):
+class Disconnected(BaseEvent):
     """A player's connection dropped (play goes on: a missed decision is a fold)."""
 
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class BettingOpened(_Event):
+class BettingOpened(BaseEvent):
     """A round opened: bets are taken until ``deadline``."""
 
     deadline: float
 
 
 @dataclass(frozen=True, slots=True)
-class BetPlaced(_Event):
+class BetPlaced(BaseEvent):
     """A player placed an Ante and, when ``pair_plus`` is not 0, a Pair Plus bet."""
 
     seat: int
@@ -181,7 +108,7 @@ class BetPlaced(_Event):
 
 
 @dataclass(frozen=True, slots=True)
-class BetsReturned(_Event):
+class BetsReturned(BaseEvent):
     """A player left before the deal; the house gave back the bets placed."""
 
     seat: int
@@ -192,21 +119,21 @@ class BetsReturned(_Event):
 
 
 @dataclass(frozen=True, slots=True)
-class BetMissed(_Event):
+class BetMissed(BaseEvent):
     """A seat in play placed no bet by the deadline: it sits this round out."""
 
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class BettingClosed(_Event):
+class BettingClosed(BaseEvent):
     """Bets are closed; ``seats`` are dealt in."""
 
     seats: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class HandStarted(_Event):
+class HandStarted(BaseEvent):
     """The deal began hand number ``hand``; ``bets`` are (seat, ante, pair plus)."""
 
     hand: int
@@ -214,11 +141,11 @@ class HandStarted(_Event):
 
     def to_json(self) -> dict[str, Any]:
         bets = [{"seat": s, "ante": a, "pair_plus": p} for s, a, p in self.bets]
-        return {"type": self.TYPE, "hand": self.hand, "bets": bets}
+        return {"type": self.type, "hand": self.hand, "bets": bets}
 
 
 @dataclass(frozen=True, slots=True)
-class CardsDealt(_Event):
+class CardsDealt(BaseEvent):
     """Three cards dealt face down to ``seat`` (``None``: the dealer)."""
 
     seat: int | None
@@ -231,7 +158,7 @@ class CardsDealt(_Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Played(_Event):
+class Played(BaseEvent):
     """A player played: a Play bet equal to the Ante went to the house."""
 
     seat: int
@@ -242,7 +169,7 @@ class Played(_Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Folded(_Event):
+class Folded(BaseEvent):
     """A player folded and lost the Ante (``timed_out``: no decision in time)."""
 
     seat: int
@@ -251,7 +178,7 @@ class Folded(_Event):
 
 
 @dataclass(frozen=True, slots=True)
-class DealerRevealed(_Event):
+class DealerRevealed(BaseEvent):
     """The dealer's cards turned up, with the hand's name and whether it qualifies."""
 
     cards: tuple[str, ...]
@@ -260,7 +187,7 @@ class DealerRevealed(_Event):
 
 
 @dataclass(frozen=True, slots=True)
-class BetResultEvent(_Event):
+class BetResultEvent(BaseEvent):
     """A bet's result: ``paid`` cents go from the house to the stack (stake and winnings)."""
 
     seat: int
@@ -353,7 +280,7 @@ def result_event(seat: int, bet: str, outcome: str, stake: int, paid: int) -> Be
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnded(_Event):
+class HandEnded(BaseEvent):
     """The hand is settled: each seat's net result and the house's (their sum is 0)."""
 
     hand: int
@@ -362,4 +289,4 @@ class HandEnded(_Event):
 
     def to_json(self) -> dict[str, Any]:
         results = [{"seat": seat, "net": net} for seat, net in self.results]
-        return {"type": self.TYPE, "hand": self.hand, "results": results, "house": self.house}
+        return {"type": self.type, "hand": self.hand, "results": results, "house": self.house}

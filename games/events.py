@@ -1,0 +1,202 @@
+"""What every game's events share: the event base and the seat events of a cash table.
+
+An event is a frozen dataclass over :class:`BaseEvent`, with ``moves()`` (the
+:class:`~games.engine.Move` records it makes, in order; none unless the event says otherwise)
+and ``to_json()`` (``{"type": ..., ...}`` with the fields; tuples as lists and, in a game's
+``CARD_FIELDS``, card indices as text). ``type`` is the snake-case class name unless the class
+names it itself; the names are the stored hand history, so a class that names its ``type`` keeps
+that name whatever the class is called.
+
+Privacy: ``private_to`` is ``None`` for a public event, a seat number for an event only that
+seat may read, or :data:`~games.engine.HIDDEN` (-1) for one nobody at the table may read yet.
+``audience`` (``None`` unless an event is shown to a group) is the set of seats that may read
+it; where it is set it decides alone. ``visible_to(seat)`` says whether a viewer (``None``: a
+spectator or the public history) may read the event.
+
+>>> ToppedUp(seat=2, amount=500).to_json()
+{'type': 'topped_up', 'seat': 2, 'amount': 500}
+>>> PlayerSat(seat=2, stack=5000).moves()
+(Move(source='bankroll:2', target='stack:2', amount=5000),)
+>>> PlayerLeft(seat=2, stack=0).moves()
+()
+>>> SatIn(seat=1).visible_to(None), SatIn(seat=1).private_to, SatIn(seat=1).audience
+(True, None, None)
+
+A game's own events name their card fields and their privacy:
+
+>>> @dataclass(frozen=True, slots=True)
+... class HoleCards(BaseEvent):
+...     CARD_FIELDS = frozenset({"cards"})
+...     seat: int
+...     cards: tuple[int, ...]
+...
+...     @property
+...     def private_to(self) -> int | None:
+...         return self.seat
+>>> dealt = HoleCards(seat=3, cards=(51, 0))
+>>> dealt.to_json()
+{'type': 'hole_cards', 'seat': 3, 'cards': ['As', '2c']}
+>>> dealt.visible_to(3), dealt.visible_to(1), dealt.visible_to(None)
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from games.cards import DECK
+from games.engine import HIDDEN, Move, bankroll, stack
+
+__all__ = [
+    "HIDDEN",
+    "BaseEvent",
+    "ConnectionChanged",
+    "PlayerLeft",
+    "PlayerSat",
+    "SatIn",
+    "SatOut",
+    "ToppedUp",
+    "card_text",
+    "plain",
+]
+
+_CAMEL_HUMP = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def plain(value: Any) -> Any:
+    """A field's value as JSON: tuples (at any depth) become lists.
+
+    >>> plain(((1, 2), (3, 4)))
+    [[1, 2], [3, 4]]
+    """
+    if isinstance(value, tuple):
+        return [plain(item) for item in value]
+    return value
+
+
+def card_text(value: Any) -> Any:
+    """A card field as JSON: one card index, or a sequence of them, as text (``None`` stays).
+
+    >>> card_text(51), card_text((51, 0)), card_text(None)
+    ('As', ['As', '2c'], None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return str(DECK[value])
+    return [str(DECK[index]) for index in value]
+
+
+class BaseEvent:
+    """Shared behaviour: public, no money, JSON from the fields."""
+
+    __slots__ = ()
+    type: ClassVar[str]
+    #: The fields that hold card indices, written as card text in ``to_json``.
+    CARD_FIELDS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "type" not in cls.__dict__:
+            cls.type = _CAMEL_HUMP.sub("_", cls.__name__).lower()
+
+    @property
+    def private_to(self) -> int | None:
+        """The only seat that may read this event (``HIDDEN``: nobody), or ``None``: public."""
+        return None
+
+    @property
+    def audience(self) -> Collection[int] | None:
+        """The seats that may read an event shown to a group (``None``: see ``private_to``)."""
+        return None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None``: a spectator or the public history) may read this event."""
+        group = self.audience
+        if group is not None:
+            return seat in group
+        private = self.private_to
+        return private is None or private == seat
+
+    def moves(self) -> tuple[Move, ...]:
+        """The money this event moved (none, unless the event says otherwise)."""
+        return ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON, with a ``type``; cards as text."""
+        data: dict[str, Any] = {"type": self.type}
+        for field in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, field.name)
+            data[field.name] = card_text(value) if field.name in self.CARD_FIELDS else plain(value)
+        return data
+
+
+# The seat events below are those whose JSON is the same in the games that use them. Guts keeps
+# its own PlayerSat, PlayerLeft (``amount``) and SatOut (``reason``); Three Card Poker its
+# Connected and Disconnected: their JSON differs, and the stored histories hold it.
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSat(BaseEvent):
+    """A player sat down with ``stack`` cents from their bankroll."""
+
+    type: ClassVar[str] = "player_sat"
+    seat: int
+    stack: int
+
+    def moves(self) -> tuple[Move, ...]:
+        return (Move(bankroll(self.seat), stack(self.seat), self.stack),)
+
+
+@dataclass(frozen=True, slots=True)
+class ToppedUp(BaseEvent):
+    """A seated player added ``amount`` cents to their table stack from their bankroll."""
+
+    type: ClassVar[str] = "topped_up"
+    seat: int
+    amount: int
+
+    def moves(self) -> tuple[Move, ...]:
+        return (Move(bankroll(self.seat), stack(self.seat), self.amount),)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(BaseEvent):
+    """A player left; their whole table stack (``stack`` cents) went back to their bankroll."""
+
+    type: ClassVar[str] = "player_left"
+    seat: int
+    stack: int
+
+    def moves(self) -> tuple[Move, ...]:
+        if self.stack == 0:
+            return ()
+        return (Move(stack(self.seat), bankroll(self.seat), self.stack),)
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut(BaseEvent):
+    """A player sits out from the next hand (or round) on."""
+
+    type: ClassVar[str] = "sat_out"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SatIn(BaseEvent):
+    """A player who sat out is back in play from the next hand (or round) on."""
+
+    type: ClassVar[str] = "sat_in"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionChanged(BaseEvent):
+    """The seat's player connected or disconnected (play goes on either way)."""
+
+    type: ClassVar[str] = "connection_changed"
+    seat: int
+    connected: bool

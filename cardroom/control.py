@@ -17,7 +17,7 @@ from accounts.ledger import Posting, ledger_post
 from accounts.models import Transfer, TransferKind
 from cardroom.engines import engine_for
 from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
-from cardroom.runtime import Outcome, _broadcast, _moment, _settle
+from cardroom.runtime import Outcome, _broadcast, _moment, _settle, journal_restore
 from games.engine import IllegalAction
 
 __all__ = ["hand_void", "table_close", "table_pause", "table_resume"]
@@ -32,7 +32,7 @@ def _resettle(table: Table, now: datetime) -> Outcome:
     engine = engine_for(table.game)
     seats = {s.number: s for s in Seat.objects.filter(table=table, left__isnull=True)}
     users = {number: seat.user for number, seat in seats.items()}
-    return _settle(table, engine, engine.game.load(table.state), [], seats, users, now)
+    return _settle(table, engine, engine.game.load(table.state), [], seats, users, now, [])
 
 
 @transaction.atomic
@@ -120,6 +120,7 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     hand.save(update_fields=["ended", "void_reason", "result"])
     table.state = table.rest_state
     table.version = version
+    journal_restore(table=table, version=version, state=table.rest_state)
     deadline = _moment(engine.game.deadline(restored))
     table.deadline = None if deadline is None else max(deadline, now)
     table.save()

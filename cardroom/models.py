@@ -185,6 +185,31 @@ class HandEvent(models.Model):
         return f"table {self.table_id} #{self.seq} {self.type}"
 
 
+class TableAction(models.Model):
+    """The journal: every action applied to a table's game, in order, as it was applied.
+
+    Replaying a table's journal through the games package from its first entry must give the
+    table's state and every hand's recorded result (cardroom.replay). Deals carry their deck,
+    so the journal is for auditors only. ``restore`` entries set the state outright: the table's
+    first state, a void's return to the last point between hands, new timers.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="journal")
+    version = models.BigIntegerField(help_text="The table version this action produced.")
+    seq = models.PositiveSmallIntegerField(help_text="Order within the version.")
+    action = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(fields=["table", "version", "seq"], name="journal_order"),
+        ]
+        ordering: ClassVar[list[str]] = ["table", "version", "seq"]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} v{self.version}.{self.seq} {self.action.get('kind')}"
+
+
 class ApiToken(models.Model):
     """A bearer token for the JSON WebSocket; only its SHA-256 is stored."""
 

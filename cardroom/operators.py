@@ -20,7 +20,7 @@ from accounts.models import User
 from cardroom import control
 from cardroom.engines import engine_for
 from cardroom.models import Hand, OperatorAction, OperatorActionKind, Seat, Table, TableStatus
-from cardroom.runtime import table_apply, table_create
+from cardroom.runtime import journal_restore, table_apply, table_create
 from games.engine import ConfigError, IllegalAction
 
 __all__ = [
@@ -139,6 +139,7 @@ def table_timers_change(
         table.state = dumped
         table.version += 1
         table.save(update_fields=["config", "state", "version", "updated"])
+        journal_restore(table=table, version=table.version, state=dumped)
         _broadcast_on_commit(table)
         return operator_log(
             actor=actor,

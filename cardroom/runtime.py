@@ -24,12 +24,19 @@ from django.utils import timezone
 from accounts.ledger import Posting, ledger_post
 from accounts.models import User
 from cardroom.engines import Engine, engine_for
-from cardroom.models import Hand, HandEvent, Round, Seat, Table, TableStatus
+from cardroom.models import Hand, HandEvent, Round, Seat, Table, TableAction, TableStatus
 from cardroom.places import account_code, transfer_kind
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
 
-__all__ = ["Outcome", "table_act", "table_apply", "table_create", "table_timeout"]
+__all__ = [
+    "Outcome",
+    "journal_restore",
+    "table_act",
+    "table_apply",
+    "table_create",
+    "table_timeout",
+]
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +75,7 @@ def _moment(timestamp: float | None) -> datetime | None:
     return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
+@transaction.atomic
 def table_create(
     *, game: str, preset: str, options: Mapping[str, Any], name: str, bots: int = 0
 ) -> Table:
@@ -78,7 +86,7 @@ def table_create(
     config = engine.make_config(preset, dict(options))
     state = engine.new_table(config)
     stakes = int(getattr(config, "ante", None) or getattr(config, "unit", None) or 0)
-    return Table.objects.create(
+    table = Table.objects.create(
         name=name,
         game=game,
         preset=preset,
@@ -88,6 +96,8 @@ def table_create(
         rest_state=engine.game.dump(state),
         bots=bots,
     )
+    journal_restore(table=table, version=0, state=table.state)
+    return table
 
 
 def table_act(
@@ -143,7 +153,7 @@ def _apply(
             raise IllegalAction(f"the table is {table.get_status_display().lower()}: no new stakes")
         action["now"] = _timestamp(now)
         state, events = game.apply(game.load(table.state), action)
-        return _settle(table, engine, state, list(events), seats, users, now)
+        return _settle(table, engine, state, list(events), seats, users, now, [action])
 
 
 def _settle(
@@ -154,6 +164,7 @@ def _settle(
     seats: dict[int, Seat],
     users: dict[int, User],
     now: datetime,
+    journal: list[dict[str, Any]],
 ) -> Outcome:
     """After ``apply``: deal if wanted, close a closing table, post, record and save.
 
@@ -166,10 +177,10 @@ def _settle(
     while game.wants_deck(state) and table.status != TableStatus.PAUSED:
         if hand is None or hand.dealt:
             hand = _open_hand(table)
-        state, dealt = _deal(hand, game, state, stamp)
+        state, dealt = _deal(hand, game, state, stamp, journal)
         recorded.extend(dealt)
     if table.status == TableStatus.CLOSING and engine.at_rest(state, empty=True):
-        state = _stand_everyone_up(game, state, stamp, recorded)
+        state = _stand_everyone_up(game, state, stamp, recorded, journal)
         table.status = TableStatus.CLOSED
     at_rest = engine.at_rest(state)
     if hand is None and not at_rest and any(event.moves() for event in recorded):
@@ -177,6 +188,10 @@ def _settle(
         # start now, so every chip of it is recorded against it.
         hand = _open_hand(table)
     version = table.version + 1
+    TableAction.objects.bulk_create(
+        TableAction(table=table, version=version, seq=seq, action=action)
+        for seq, action in enumerate(journal)
+    )
     _post_money(table, version, recorded, users, hand)
     _record_events(table, version, recorded, now)
     _close_vacated_seats(table, game.view(state, None), seats, now)
@@ -202,22 +217,39 @@ def _settle(
     return Outcome(table.pk, version, tuple(e.to_json()["type"] for e in recorded))
 
 
-def _deal(hand: Hand, game: Any, state: Any, stamp: float) -> tuple[Any, tuple[Any, ...]]:
+def _deal(
+    hand: Hand, game: Any, state: Any, stamp: float, journal: list[dict[str, Any]]
+) -> tuple[Any, tuple[Any, ...]]:
     """Deal the hand's committed deck."""
     hand.dealt = True
     hand.save(update_fields=["dealt"])
-    result: tuple[Any, tuple[Any, ...]] = game.apply(
-        state, {"kind": "deal", "deck": hand.deck["deck"], "now": stamp}
-    )
+    action = {"kind": "deal", "deck": hand.deck["deck"], "now": stamp}
+    journal.append(action)
+    result: tuple[Any, tuple[Any, ...]] = game.apply(state, action)
     return result
 
 
-def _stand_everyone_up(game: Any, state: Any, stamp: float, recorded: list[Any]) -> Any:
+def _stand_everyone_up(
+    game: Any, state: Any, stamp: float, recorded: list[Any], journal: list[dict[str, Any]]
+) -> Any:
     for entry in game.view(state, None).get("seats", []):
         if "player" in entry:
-            state, left = game.apply(state, {"kind": "leave", "seat": entry["seat"], "now": stamp})
+            action = {"kind": "leave", "seat": entry["seat"], "now": stamp}
+            journal.append(action)
+            state, left = game.apply(state, action)
             recorded.extend(left)
     return state
+
+
+def journal_restore(*, table: Table, version: int, state: dict[str, Any]) -> None:
+    """Journal a state set outright (a table's first state, a void, new timers)."""
+    last = TableAction.objects.filter(table=table, version=version).aggregate(n=Max("seq"))["n"]
+    TableAction.objects.create(
+        table=table,
+        version=version,
+        seq=0 if last is None else last + 1,
+        action={"kind": "restore", "state": state},
+    )
 
 
 def _last_transfer(table: Table) -> int:

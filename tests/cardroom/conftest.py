@@ -21,3 +21,19 @@ def seated(survivor_table, make_player):
     for player in players:
         table_act(table_id=survivor_table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
     return players
+
+
+@pytest.fixture(autouse=True)
+def every_table_replays(request):
+    """After every test that used the database: each table's journal replays through the
+    games package to its recorded hands and state (DESIGN.md, "Hand history")."""
+    yield
+    if "django_db_setup" not in request.fixturenames and not request.node.get_closest_marker(
+        "django_db"
+    ):
+        return
+    from cardroom.models import Table
+    from cardroom.replay import table_replay
+
+    failures = [r for r in (table_replay(table=t) for t in Table.objects.all()) if not r.ok]
+    assert not failures, failures

@@ -15,12 +15,14 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
+from django.utils import timezone
 
+from cardroom.event_words import event_words
 from cardroom.models import Hand, Seat
 from games.cards import CardError, parse_card
 from games.deck import DeckCommitment, verify_opening
 
-__all__ = ["hand_history", "viewer_seats"]
+__all__ = ["hand_history", "seat_names", "viewer_seats"]
 
 
 def viewer_seats(*, hand: Hand, user_id: int) -> set[int]:
@@ -30,6 +32,15 @@ def viewer_seats(*, hand: Hand, user_id: int) -> set[int]:
         Q(left__isnull=True) | Q(left__gte=hand.started)
     )
     return set(seats.values_list("number", flat=True))
+
+
+def seat_names(*, hand: Hand) -> dict[int, str]:
+    """Who sat in each seat while ``hand`` was played."""
+    ended: datetime = hand.ended or timezone.now()
+    seats = Seat.objects.filter(table_id=hand.table_id, joined__lte=ended).filter(
+        Q(left__isnull=True) | Q(left__gte=hand.started)
+    )
+    return {seat.number: seat.user.username for seat in seats.select_related("user")}
 
 
 def _cards_in(value: Any) -> set[str]:
@@ -53,6 +64,7 @@ def hand_history(*, hand: Hand, seats: set[int]) -> dict[str, Any]:
     Openings are given only once the hand has ended, and each is checked against the
     published root and leaves.
     """
+    names = seat_names(hand=hand)
     events = []
     public_cards: set[str] = set()
     own_cards: set[str] = set()
@@ -68,8 +80,15 @@ def hand_history(*, hand: Hand, seats: set[int]) -> dict[str, Any]:
             own_cards |= _cards_in(event.data)
         else:
             continue
-        events.append({"seq": event.seq, "type": event.type, "data": event.data,
-                       "private": event.private_to is not None})  # fmt: skip
+        events.append(
+            {
+                "seq": event.seq,
+                "type": event.type,
+                "data": event.data,
+                "words": event_words(event.data, names),
+                "private": event.private_to is not None or event.audience is not None,
+            }
+        )
     openings: list[dict[str, Any]] = []
     if hand.ended is not None and hand.deck:
         commitment = DeckCommitment.from_json(hand.deck)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -66,3 +68,15 @@ def test_hand_page_renders_for_a_player(client, survivor_table, seated):
     assert "✔ matches" in page.content.decode()
     data = client.get(reverse("hand", args=[survivor_table.pk, 1]) + "?format=json").json()
     assert data["hand"] == 1
+
+
+def test_the_hand_page_tells_the_events_in_words_with_names(client, survivor_table, seated):
+    finished_hand(survivor_table, seated)
+    client.force_login(seated[0])
+    page = client.get(reverse("hand", args=[survivor_table.pk, 1])).content.decode()
+    assert "Ante posted: ann, amount $1.00" in page
+    assert "Rake taken:" in page
+    cat_cards = dealt_to(survivor_table, 2)
+    events = page[page.index('<ol class="events">') :]
+    # Cat's mucked hand stays cat's: none of its cards is named among the events.
+    assert not any(re.search(rf"\b{card}\b", events) for card in cat_cards)

@@ -17,7 +17,7 @@ from accounts.ledger import Posting, ledger_post
 from accounts.models import Transfer, TransferKind
 from cardroom.engines import engine_for
 from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
-from cardroom.runtime import Outcome, _broadcast, _moment, _settle, journal_restore
+from cardroom.runtime import Outcome, broadcast_on_commit, journal_restore, moment_of, settle
 from games.engine import IllegalAction
 
 __all__ = ["hand_void", "table_close", "table_pause", "table_resume"]
@@ -32,7 +32,7 @@ def _resettle(table: Table, now: datetime) -> Outcome:
     engine = engine_for(table.game)
     seats = {s.number: s for s in Seat.objects.filter(table=table, left__isnull=True)}
     users = {number: seat.user for number, seat in seats.items()}
-    return _settle(table, engine, engine.game.load(table.state), [], seats, users, now, [])
+    return settle(table, engine, engine.game.load(table.state), [], seats, users, now, [])
 
 
 @transaction.atomic
@@ -121,11 +121,10 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     table.state = table.rest_state
     table.version = version
     journal_restore(table=table, version=version, state=table.rest_state)
-    deadline = _moment(engine.game.deadline(restored))
+    deadline = moment_of(engine.game.deadline(restored))
     table.deadline = None if deadline is None else max(deadline, now)
     table.save()
-    group, table_id = table.group_name, table.pk
-    transaction.on_commit(lambda: _broadcast(group, table_id, version))
+    broadcast_on_commit(table)
     return data
 
 

@@ -17,7 +17,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from accounts.ledger import LedgerError
 from accounts.models import User
 from cardroom.engines import PACKAGES, engine_for
 from cardroom.models import Game, OperatorAction, Seat, Table, TableStatus
@@ -39,7 +38,7 @@ from cardroom.operators import (
     table_timers_change,
 )
 from cardroom.selectors import table_state
-from games.engine import ConfigError, IllegalAction
+from games.engine import ConfigError
 
 __all__ = [
     "operator_log_page",
@@ -168,8 +167,25 @@ def table_console(request: HttpRequest, table_id: int) -> HttpResponse:
     return _console(request, get_object_or_404(Table, pk=table_id))
 
 
-def _refused(form: Any, error: Exception) -> None:
-    form.add_error(None, str(error))
+def _operate(
+    request: HttpRequest,
+    table: Table,
+    form: Any,
+    form_key: str,
+    act: Callable[[User, dict[str, Any]], str],
+) -> HttpResponse:
+    """The console's forms all go the same way: a valid form runs its service; a refusal
+    (rules, ledger or runtime: each a ValueError with a reason) shows on the form; success
+    says so and returns to the console."""
+    if form.is_valid():
+        try:
+            done = act(_user(request), form.cleaned_data)
+        except ValueError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, done)
+            return redirect("operators-table", table_id=table.pk)
+    return _console(request, table, status=400, **{form_key: form})
 
 
 @operator_only
@@ -178,20 +194,13 @@ def table_timers(request: HttpRequest, table_id: int) -> HttpResponse:
     """Change the table's timers (between hands only)."""
     table = get_object_or_404(Table, pk=table_id)
     form = TimersForm(request.POST, timers=table_timer_names(table=table), auto_id=TIMERS_ID)
-    if form.is_valid():
-        try:
-            table_timers_change(
-                actor=_user(request),
-                table_id=table.pk,
-                timers=form.changed_timers(),
-                reason=form.cleaned_data["reason"],
-            )
-        except (ConfigError, IllegalAction) as error:
-            _refused(form, error)
-        else:
-            messages.success(request, "Timers changed.")
-            return redirect("operators-table", table_id=table.pk)
-    return _console(request, table, status=400, timers_form=form)
+
+    def act(actor: User, data: dict[str, Any]) -> str:
+        timers = form.changed_timers()
+        table_timers_change(actor=actor, table_id=table.pk, timers=timers, reason=data["reason"])
+        return "Timers changed."
+
+    return _operate(request, table, form, "timers_form", act)
 
 
 @operator_only
@@ -199,24 +208,14 @@ def table_timers(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_seat(request: HttpRequest, table_id: int) -> HttpResponse:
     """Sit a player out or remove them (the game decides when)."""
     table = get_object_or_404(Table, pk=table_id)
+
+    def act(actor: User, data: dict[str, Any]) -> str:
+        service = seat_sit_out if data["action"] == "sit_out" else seat_remove
+        done = service(actor=actor, table_id=table.pk, seat=data["seat"], reason=data["reason"])
+        return f"{done.get_kind_display()}: seat {done.details['seat']}."
+
     form = SeatForm(request.POST, auto_id=SEAT_ID)
-    if form.is_valid():
-        service = seat_sit_out if form.cleaned_data["action"] == "sit_out" else seat_remove
-        try:
-            action = service(
-                actor=_user(request),
-                table_id=table.pk,
-                seat=form.cleaned_data["seat"],
-                reason=form.cleaned_data["reason"],
-            )
-        except (IllegalAction, LedgerError) as error:
-            _refused(form, error)
-        else:
-            messages.success(
-                request, f"{action.get_kind_display()}: seat {action.details['seat']}."
-            )
-            return redirect("operators-table", table_id=table.pk)
-    return _console(request, table, status=400, seat_form=form)
+    return _operate(request, table, form, "seat_form", act)
 
 
 @operator_only
@@ -224,21 +223,13 @@ def table_seat(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
     """Change how many seats house bots keep filled."""
     table = get_object_or_404(Table, pk=table_id)
+
+    def act(actor: User, data: dict[str, Any]) -> str:
+        table_bots_change(actor=actor, table_id=table.pk, bots=data["bots"], reason=data["reason"])
+        return f"Bots: {data['bots']}."
+
     form = BotsForm(request.POST, auto_id=BOTS_ID)
-    if form.is_valid():
-        try:
-            table_bots_change(
-                actor=_user(request),
-                table_id=table.pk,
-                bots=form.cleaned_data["bots"],
-                reason=form.cleaned_data["reason"],
-            )
-        except (ConfigError, IllegalAction, LedgerError) as error:
-            _refused(form, error)
-        else:
-            messages.success(request, f"Bots: {form.cleaned_data['bots']}.")
-            return redirect("operators-table", table_id=table.pk)
-    return _console(request, table, status=400, bots_form=form)
+    return _operate(request, table, form, "bots_form", act)
 
 
 @operator_only
@@ -246,21 +237,14 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
     """Pause, resume or close the table, or void the hand in play."""
     table = get_object_or_404(Table, pk=table_id)
+
+    def act(actor: User, data: dict[str, Any]) -> str:
+        what, reason = data["action"], data["reason"]
+        done = table_play_change(actor=actor, table_id=table.pk, what=what, reason=reason)
+        return f"{done.get_kind_display()}."
+
     form = PlayForm(request.POST, auto_id=PLAY_ID)
-    if form.is_valid():
-        try:
-            action = table_play_change(
-                actor=_user(request),
-                table_id=table.pk,
-                what=form.cleaned_data["action"],
-                reason=form.cleaned_data["reason"],
-            )
-        except (IllegalAction, LedgerError, ValueError) as error:
-            _refused(form, error)
-        else:
-            messages.success(request, f"{action.get_kind_display()}.")
-            return redirect("operators-table", table_id=table.pk)
-    return _console(request, table, status=400, play_form=form)
+    return _operate(request, table, form, "play_form", act)
 
 
 def _user(request: HttpRequest) -> User:

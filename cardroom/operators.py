@@ -12,15 +12,13 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import User
 from cardroom import control
 from cardroom.engines import engine_for
 from cardroom.models import Hand, OperatorAction, OperatorActionKind, Seat, Table, TableStatus
-from cardroom.runtime import journal_restore, table_apply, table_create
+from cardroom.runtime import broadcast_on_commit, journal_restore, table_apply, table_create
 from games.engine import ConfigError, IllegalAction
 
 __all__ = [
@@ -140,7 +138,7 @@ def table_timers_change(
         table.version += 1
         table.save(update_fields=["config", "state", "version", "updated"])
         journal_restore(table=table, version=table.version, state=dumped)
-        _broadcast_on_commit(table)
+        broadcast_on_commit(table)
         return operator_log(
             actor=actor,
             kind=OperatorActionKind.TIMERS_CHANGE,
@@ -148,20 +146,6 @@ def table_timers_change(
             reason=reason,
             details={"before": before, "after": dict(timers)},
         )
-
-
-def _broadcast_on_commit(table: Table) -> None:
-    """Tell the table's watchers its new version once committed (as the runtime does)."""
-    group, version, table_id = table.group_name, table.version, table.pk
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(
-                group, {"type": "table.version", "table": table_id, "version": version}
-            )
-
-    transaction.on_commit(send)
 
 
 def _seat_action(

@@ -31,7 +31,10 @@ from games.engine import ConfigError, IllegalAction
 
 __all__ = [
     "Outcome",
+    "broadcast_on_commit",
     "journal_restore",
+    "moment_of",
+    "settle",
     "table_act",
     "table_apply",
     "table_create",
@@ -71,7 +74,7 @@ def _timestamp(moment: datetime) -> float:
     return moment.timestamp()
 
 
-def _moment(timestamp: float | None) -> datetime | None:
+def moment_of(timestamp: float | None) -> datetime | None:
     return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
@@ -153,10 +156,10 @@ def _apply(
             raise IllegalAction(f"the table is {table.get_status_display().lower()}: no new stakes")
         action["now"] = _timestamp(now)
         state, events = game.apply(game.load(table.state), action)
-        return _settle(table, engine, state, list(events), seats, users, now, [action])
+        return settle(table, engine, state, list(events), seats, users, now, [action])
 
 
-def _settle(
+def settle(
     table: Table,
     engine: Engine,
     state: Any,
@@ -193,7 +196,7 @@ def _settle(
         for seq, action in enumerate(journal)
     )
     _post_money(table, version, recorded, users, hand)
-    _record_events(table, version, recorded, now)
+    _record_events(table, version, recorded, now, hand)
     _close_vacated_seats(table, game.view(state, None), seats, now)
     if at_rest:
         # A hand opened for its antes or bets that never came to a deal (too few players).
@@ -209,11 +212,10 @@ def _settle(
     # A pause holds the clock between hands; a closing Guts table plays on to the round's end.
     held = table.status == TableStatus.PAUSED and at_rest
     table.deadline = (
-        None if held or table.status == TableStatus.CLOSED else _moment(game.deadline(state))
+        None if held or table.status == TableStatus.CLOSED else moment_of(game.deadline(state))
     )
     table.save()
-    group, table_id = table.group_name, table.pk
-    transaction.on_commit(lambda: _broadcast(group, table_id, version))
+    broadcast_on_commit(table)
     return Outcome(table.pk, version, tuple(e.to_json()["type"] for e in recorded))
 
 
@@ -335,11 +337,12 @@ def _post_money(
         ledger_post(postings, table_id=table.pk, hand_id=hand.pk if hand else None)
 
 
-def _record_events(table: Table, version: int, events: list[Any], now: datetime) -> None:
+def _record_events(
+    table: Table, version: int, events: list[Any], now: datetime, hand: Hand | None
+) -> None:
     if not events:
         return
     seq = HandEvent.objects.filter(table=table).aggregate(n=Max("seq"))["n"] or 0
-    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
     rows = []
     for event in events:
         data = event.to_json()
@@ -386,6 +389,13 @@ def _close_vacated_seats(
         if number not in occupied:
             seat.left = now
             seat.save(update_fields=["left"])
+
+
+def broadcast_on_commit(table: Table) -> None:
+    """Tell the table's group its new version once the transaction commits (never before:
+    nobody may see a state that was rolled back)."""
+    group, table_id, version = table.group_name, table.pk, table.version
+    transaction.on_commit(lambda: _broadcast(group, table_id, version))
 
 
 def _broadcast(group: str, table_id: int, version: int) -> None:

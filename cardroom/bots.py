@@ -165,7 +165,9 @@ def _fill_seats(table: Table, view: dict[str, Any]) -> None:
     seated = Seat.objects.filter(table=table, left__isnull=True)
     bots_there = seated.filter(user__is_bot=True).count()
     free = [entry for entry in view.get("seats", []) if "player" not in entry]
-    busy = set(Seat.objects.filter(left__isnull=True).values_list("user_id", flat=True))
+    busy = set(
+        Seat.objects.filter(left__isnull=True, user__is_bot=True).values_list("user_id", flat=True)
+    )
     index = 1
     while bots_there < table.bots and len(free) > 1:  # always leave a seat for a person
         bot = _bot_user(index)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from datetime import datetime, timedelta
 
 from django.db import close_old_connections, connection, transaction
@@ -32,6 +33,8 @@ __all__ = ["ClockThread", "clock_sweep", "presence_sweep"]
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
+#: How often the presence and bot sweeps run.
+SLOW_SWEEP_SECONDS = 0.5
 #: Seconds a disconnected player keeps the seat after the hand, when the game sets none.
 DEFAULT_GRACE_SECONDS = 60
 
@@ -97,11 +100,16 @@ class ClockThread(threading.Thread):
 
     def run(self) -> None:
         log.info("clock started")
+        slow_due = 0.0
         while not self.stopping.is_set():
             try:
                 clock_sweep()
-                presence_sweep()
-                bots_sweep()
+                # Presence is timed in tens of seconds and bots think for a second or more:
+                # they need not run on every fast tick of the deadline loop.
+                if time.monotonic() >= slow_due:
+                    slow_due = time.monotonic() + SLOW_SWEEP_SECONDS
+                    presence_sweep()
+                    bots_sweep()
             except Exception:
                 log.exception("clock sweep failed")
             finally:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cardroom.engines import engine_for
-from cardroom.models import Seat, Table
+from cardroom.models import Hand, Seat, Table
 
 __all__ = ["seat_of", "table_state"]
 
@@ -69,8 +69,6 @@ def _spectator_you(game: Any, table: Table, view: dict[str, Any]) -> dict[str, A
 
 def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
     """The table's last few finished hands, for the log: number, pot, rake and who won what."""
-    from cardroom.models import Hand
-
     hands = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")[:limit])
     seats = list(Seat.objects.filter(table=table).select_related("user"))
     rows = []
@@ -125,8 +123,6 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
 
 def current_commitment(*, table: Table) -> dict[str, Any] | None:
     """The deck commitment of the hand in play (published before its deal), if any."""
-    from cardroom.models import Hand
-
     hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
     if hand is None:
         return None

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import time
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -25,51 +26,35 @@ from cardroom.models import Seat, Table
 from cardroom.pages import table_page_context
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation_chinese import chinese_suggestion, suggestion_html
+from cardroom.protocol import (
+    MAX_MESSAGE_BYTES,
+    MessageError,
+    check_message,
+    decode,
+    error_frame,
+    id_key,
+    parse_message,
+)
 from cardroom.runtime import table_act, table_apply
 from cardroom.selectors import table_state
 from games.engine import ConfigError, IllegalAction
 
 __all__ = ["TableApiConsumer", "TablePageConsumer", "parse_message"]
 
-MAX_MESSAGE_BYTES = 8 * 1024
-#: How many answered action ids a connection remembers, to answer a replay without applying.
+log = logging.getLogger(__name__)
+
+#: How many answered action ids a connection remembers, to answer a replay at once. Applied
+#: ids are also kept in the database (ActionReceipt), across connections and processes.
 REMEMBERED_IDS = 256
-
-
-class MessageError(ValueError):
-    """A message the protocol refuses: ``code`` and a message a person can read."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def parse_message(text: str | None) -> dict[str, Any]:
-    """Check one client frame against the protocol's schema; MessageError says what is wrong."""
-    if text is None:
-        raise MessageError("bad_frame", "send JSON text frames, not binary")
-    if len(text.encode()) > MAX_MESSAGE_BYTES:
-        raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
-    try:
-        message = json.loads(text)
-    except ValueError as error:
-        raise MessageError("bad_json", f"not JSON: {error}") from error
-    if not isinstance(message, dict):
-        raise MessageError("bad_message", "a message is a JSON object with a 'type'")
-    kind = message.get("type")
-    if kind == "sync":
-        return message
-    if kind != "action":
-        raise MessageError("bad_type", f"unknown type {kind!r}; types: action, sync")
-    ident = message.get("id")
-    if isinstance(ident, bool) or not isinstance(ident, (str, int)) or len(str(ident)) > 64:
-        raise MessageError(
-            "bad_id", "an action needs an 'id': a string or number, unique per client"
-        )
-    action = message.get("action")
-    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-        raise MessageError("bad_action", "'action' must be an object with a 'kind'")
-    return message
+UNAVAILABLE = (
+    "the cardroom could not reach its database, so this was not applied: send it again with "
+    "the same id (an action that was applied is never applied twice)"
+)
+INTERNAL = "something went wrong on our side, so this was not applied: you may send it again"
+#: Answers a client should be able to retry with the same id: they are not remembered.
+RETRYABLE = frozenset({"unavailable", "internal", "rate_limited"})
+#: Table ids are bigint primary keys: a larger number in the URL names no table.
+MAX_TABLE_ID = 2**63 - 1
 
 
 class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -80,13 +65,18 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     version: int
 
     async def connect(self) -> None:
+        # A refusal is accepted, then closed with its code: a handshake refused outright
+        # reaches the client as HTTP 403, and "log in" could not be told from "no such table".
         user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        if user is None or not user.is_authenticated:
-            await self.close(code=4401)
+        if user is None or not user.is_authenticated or not user.is_active:
+            await self.refuse(4401)
             return
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
-            await self.close(code=4404)
+        if (
+            not 0 < self.table_id <= MAX_TABLE_ID
+            or not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
+        ):
+            await self.refuse(4404)
             return
         self.group = f"table-{self.table_id}"
         self.version = -1
@@ -100,12 +90,17 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await database_sync_to_async(self._presence)(+1)
         await self.push_state(force=True)
 
+    async def refuse(self, code: int) -> None:
+        await self.accept()
+        await self.close(code=code)
+
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await database_sync_to_async(self._presence)(-1)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Every frame gets an answer, and the socket stays open whatever the frame held."""
         ident: Any = None
         try:
             self._take_token()
@@ -114,27 +109,46 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 await self.push_state(force=True)
                 return
             ident = message["id"]
-            key = json.dumps(ident)
+            key = id_key(ident)
             if key in self.answered:
                 await self.answer(self.answered[key])
                 return
-            answer = await self._act(ident, message["action"])
-            if answer["type"] == "ack" and message["action"]["kind"] == "sit":
+            # An id the page made up for a form is never sent again: no receipt for it.
+            durable = key if message.get("durable", True) else None
+            answer = await self._act(ident, durable, message["action"])
+            sat = answer["type"] == "ack" and message["action"]["kind"] == "sit"
+            if answer.get("code") not in RETRYABLE:
+                self._remember(key, answer)
+            await self.answer(answer)
+        except MessageError as error:
+            await self.answer(error_frame(ident, error.code, str(error)))
+        except DatabaseError:
+            log.exception("table %s: the database failed on a frame", self.table_id)
+            await self.answer(error_frame(ident, "unavailable", UNAVAILABLE))
+        except Exception:
+            log.exception("table %s: a frame failed", self.table_id)
+            await self.answer(error_frame(ident, "internal", INTERNAL))
+        else:
+            await self.after_answer(sat=sat)
+
+    async def after_answer(self, *, sat: bool) -> None:
+        """Presence and the state after an answered action. A failure here is logged, not
+        answered (the action was answered already); the client's version check repairs it."""
+        try:
+            if sat:
                 # This connection was open before the seat existed: count it now.
                 await database_sync_to_async(self._presence)(+1)
-            self._remember(key, answer)
-            await self.answer(answer)
             await self.push_state()
-        except MessageError as error:
-            await self.answer(
-                {"type": "error", "id": ident, "code": error.code, "message": str(error)}
-            )
+        except Exception:
+            log.exception("table %s: could not push the state", self.table_id)
 
     def read(self, text: str | None) -> dict[str, Any]:
         """The message in the JSON protocol's shape."""
         return parse_message(text)
 
-    async def _act(self, ident: Any, action: dict[str, Any]) -> dict[str, Any]:
+    async def _act(self, ident: Any, key: str | None, action: dict[str, Any]) -> dict[str, Any]:
+        """Apply one action; the answer says whether it was applied (a failure never was: the
+        action's transaction rolled back, and its receipt with it)."""
         if action["kind"] == "suggest":
             # A read, not an action: the solver's rows for the asker's own Chinese Poker hand.
             try:
@@ -142,14 +156,17 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                     table_id=self.table_id, user_id=self.scope["user"].pk
                 )
             except IllegalAction as error:
-                return {"type": "error", "id": ident, "code": "refused", "message": str(error)}
+                return error_frame(ident, "refused", str(error))
             return {"type": "suggestion", "id": ident, **rows}
         try:
             await database_sync_to_async(table_act)(
-                table_id=self.table_id, user=self.scope["user"], action=action
+                table_id=self.table_id, user=self.scope["user"], action=action, action_id=key
             )
         except (IllegalAction, ConfigError, LedgerError) as error:
-            return {"type": "error", "id": ident, "code": "refused", "message": str(error)}
+            return error_frame(ident, "refused", str(error))
+        except DatabaseError:
+            log.exception("table %s: the database failed on an action", self.table_id)
+            return error_frame(ident, "unavailable", UNAVAILABLE)
         return {"type": "ack", "id": ident}
 
     def _remember(self, key: str, answer: dict[str, Any]) -> None:
@@ -231,22 +248,22 @@ class TablePageConsumer(_TableConsumer):
 
     def read(self, text: str | None) -> dict[str, Any]:
         """A form from the page (``kind`` and its fields) as a protocol action."""
-        if text is not None and len(text.encode()) <= MAX_MESSAGE_BYTES:
-            try:
-                form = json.loads(text)
-            except ValueError:
-                form = None
-            if isinstance(form, dict) and "kind" in form:
-                form.pop("HEADERS", None)
-                ident = form.pop("action_id", None) or f"page-{time.monotonic_ns()}"
-                for name in DOLLAR_FIELDS:
-                    if name in form:
-                        try:
-                            form[name] = cents_from_dollars(form[name])
-                        except ValueError as error:
-                            raise MessageError("bad_amount", str(error)) from error
-                return parse_message(json.dumps({"type": "action", "id": ident, "action": form}))
-        return parse_message(text)
+        if text is None or len(text) > MAX_MESSAGE_BYTES:
+            return parse_message(text)
+        form = decode(text)
+        if not (isinstance(form, dict) and "kind" in form):
+            return check_message(form)
+        form.pop("HEADERS", None)
+        ident = form.pop("action_id", None)
+        durable = ident is not None
+        ident = ident or f"page-{time.monotonic_ns()}"
+        for name in DOLLAR_FIELDS:
+            if name in form:
+                try:
+                    form[name] = cents_from_dollars(form[name])
+                except ValueError as error:
+                    raise MessageError("bad_amount", str(error)) from error
+        return check_message({"type": "action", "id": ident, "action": form, "durable": durable})
 
     async def send_state(self, state: dict[str, Any]) -> None:
         html = await database_sync_to_async(self._render, thread_sensitive=False)(state)

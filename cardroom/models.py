@@ -261,3 +261,26 @@ class OperatorAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created:%Y-%m-%d %H:%M} {self.actor} {self.kind}"
+
+
+class ActionReceipt(models.Model):
+    """An action id a player's client sent and the runtime applied, kept so that the same id
+    is never applied twice, whatever connection or process it comes back on (a retry after a
+    dropped socket). Written in the action's own transaction: a receipt exists exactly when
+    the action was applied. The clock forgets them after a day (``cardroom.clock.RECEIPT_KEEP``)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="receipts")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="receipts"
+    )
+    key = models.CharField(max_length=400, help_text="The client's action id, as JSON text.")
+    version = models.BigIntegerField(help_text="The table version the action produced.")
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(fields=["table", "user", "key"], name="one_receipt_an_id"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} user {self.user_id} id {self.key}"

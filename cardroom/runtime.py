@@ -24,7 +24,16 @@ from django.utils import timezone
 from accounts.ledger import Posting, ledger_post
 from accounts.models import User
 from cardroom.engines import Engine, engine_for
-from cardroom.models import Hand, HandEvent, Round, Seat, Table, TableAction, TableStatus
+from cardroom.models import (
+    ActionReceipt,
+    Hand,
+    HandEvent,
+    Round,
+    Seat,
+    Table,
+    TableAction,
+    TableStatus,
+)
 from cardroom.places import account_code, transfer_kind
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
@@ -50,6 +59,21 @@ PLAYER_ACTIONS = frozenset(
 )  # fmt: skip
 
 
+#: The fields each player action may carry, besides its kind and seat: only what the rules
+#: read is applied and journaled, whatever else a client adds ("stack", "player", ...).
+PLAYER_FIELDS: dict[str, tuple[str, ...]] = {
+    "sit": ("buy_in",),
+    "top_up": ("amount",),
+    "declare": ("choice",),
+    "pass": ("card",),
+    "bet": ("ante", "pair_plus"),
+    "play": ("amount",),
+    # Chinese Poker: rows may come with the submit or the natural that makes them final.
+    "set": ("front", "middle", "back", "submit"),
+    "submit": ("front", "middle", "back"),
+    "declare_natural": ("natural", "front", "middle", "back"),
+}
+
 #: Actions that put new money at stake: refused while a table is paused or closing.
 NEW_STAKES = frozenset({"sit", "top_up", "bet"})
 
@@ -63,11 +87,15 @@ TIMED_ACTIONS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What an applied action did: the table's new version and the events' types."""
+    """What an applied action did: the table's new version and the events' types.
+
+    ``repeated``: the action's id had been applied before, so nothing was applied now and
+    ``version`` is the version that first application produced."""
 
     table_id: int
     version: int
     events: tuple[str, ...]
+    repeated: bool = False
 
 
 def _timestamp(moment: datetime) -> float:
@@ -104,17 +132,24 @@ def table_create(
 
 
 def table_act(
-    *, table_id: int, user: User, action: Mapping[str, Any], now: datetime | None = None
+    *,
+    table_id: int,
+    user: User,
+    action: Mapping[str, Any],
+    now: datetime | None = None,
+    action_id: str | None = None,
 ) -> Outcome:
     """A player's action: the seat is the user's own, never one the client names.
 
     ``sit`` takes ``buy_in`` (cents) and optionally the ``seat`` wanted; every other action
-    needs the user to be seated at the table.
+    needs the user to be seated at the table. ``action_id`` (the client's id as JSON text):
+    an id this user already had applied at this table is not applied again, from any
+    connection or process; the Outcome says ``repeated``.
     """
     kind = action.get("kind")
     if kind not in PLAYER_ACTIONS:
         raise IllegalAction(f"unknown action {kind!r}")
-    return _apply(table_id=table_id, action=dict(action), user=user, now=now)
+    return _apply(table_id=table_id, action=dict(action), user=user, now=now, action_id=action_id)
 
 
 def table_timeout(*, table_id: int, now: datetime | None = None) -> Outcome | None:
@@ -133,10 +168,20 @@ def table_apply(
 
 
 def _apply(
-    *, table_id: int, action: dict[str, Any], user: User | None, now: datetime | None = None
+    *,
+    table_id: int,
+    action: dict[str, Any],
+    user: User | None,
+    now: datetime | None = None,
+    action_id: str | None = None,
 ) -> Outcome:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
+        if user is not None and action_id is not None:
+            # Under the table's lock: two retries of one id on two processes queue here.
+            earlier = ActionReceipt.objects.filter(table=table, user=user, key=action_id).first()
+            if earlier is not None:
+                return Outcome(table.pk, earlier.version, (), repeated=True)
         now = now or timezone.now()
         engine = engine_for(table.game)
         game = engine.game
@@ -156,7 +201,12 @@ def _apply(
             raise IllegalAction(f"the table is {table.get_status_display().lower()}: no new stakes")
         action["now"] = _timestamp(now)
         state, events = game.apply(game.load(table.state), action)
-        return settle(table, engine, state, list(events), seats, users, now, [action])
+        outcome = settle(table, engine, state, list(events), seats, users, now, [action])
+        if user is not None and action_id is not None:
+            ActionReceipt.objects.create(
+                table=table, user=user, key=action_id, version=outcome.version
+            )
+        return outcome
 
 
 def settle(
@@ -272,7 +322,8 @@ def _player_action(
     if "table" in action and action["table"] != table.pk:
         raise IllegalAction(f"this connection is for table {table.pk}, not {action['table']!r}")
     named = action.pop("seat", None)
-    action.pop("now", None)
+    fields = PLAYER_FIELDS.get(action["kind"], ())
+    action = {"kind": action["kind"], **{name: action[name] for name in fields if name in action}}
     if action["kind"] != "sit":
         if mine is None:
             raise IllegalAction("you are not seated at this table")

@@ -1,0 +1,124 @@
+"""The table protocol's frames (docs/protocol.md): reading a client's frame, and the errors.
+
+Reading a frame must cost the same whatever a client sends: the size is checked before
+decoding, deep nesting is refused as bad JSON, and amounts are checked for type and range
+here, before any rule or database is involved. Every refusal is a :class:`MessageError` with
+a code from :data:`ERROR_CODES` and a sentence a person can read.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = [
+    "AMOUNT_FIELDS",
+    "ERROR_CODES",
+    "MAX_MESSAGE_BYTES",
+    "MessageError",
+    "check_message",
+    "error_frame",
+    "id_key",
+    "parse_message",
+]
+
+MAX_MESSAGE_BYTES = 8 * 1024
+#: The largest amount a frame may name: far beyond any table, small enough to print and store.
+MAX_AMOUNT_CENTS = 10**12
+#: Fields of an action that hold an amount of money in cents.
+AMOUNT_FIELDS = ("buy_in", "amount", "ante", "pair_plus")
+
+#: Every error code a client may receive, and what it means.
+ERROR_CODES = {
+    "bad_frame": "a binary frame: the protocol speaks JSON text",
+    "too_large": "a frame over the size limit",
+    "bad_json": "not JSON, or nested too deeply",
+    "bad_message": "JSON, but not an object",
+    "bad_type": "an unknown message type",
+    "bad_id": "an action without a usable id",
+    "bad_action": "an action that is not an object with a kind",
+    "bad_amount": "an amount that is not a whole number of cents in range",
+    "rate_limited": "too many frames: slow down",
+    "refused": "the rules, the ledger or the runtime said no",
+    "unavailable": "the server could not reach its database: nothing was applied",
+    "internal": "the server failed on this frame: nothing was applied",
+}
+
+
+class MessageError(ValueError):
+    """A message the protocol refuses: ``code`` and a message a person can read."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def error_frame(ident: Any, code: str, message: str) -> dict[str, Any]:
+    """The ``error`` frame answering the action ``ident`` (None when there is none)."""
+    return {"type": "error", "id": ident, "code": code, "message": message}
+
+
+def parse_message(text: str | None) -> dict[str, Any]:
+    """Check one client frame against the protocol's schema; MessageError says what is wrong."""
+    if text is None:
+        raise MessageError("bad_frame", "send JSON text frames, not binary")
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
+    return check_message(decode(text))
+
+
+def decode(text: str) -> Any:
+    """JSON text as a value; deep nesting and oversized numbers are bad JSON, not a crash."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        # RecursionError: thousands of nested brackets. ValueError also covers integers past
+        # Python's digit limit, which would otherwise fail later, when the answer is written.
+        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)[:120]
+        raise MessageError("bad_json", f"not JSON: {reason}") from error
+
+
+def check_message(message: Any) -> dict[str, Any]:
+    """A decoded message in the protocol's shape: ``sync``, or an ``action`` with an id."""
+    if not isinstance(message, dict):
+        raise MessageError("bad_message", "a message is a JSON object with a 'type'")
+    kind = message.get("type")
+    if kind == "sync":
+        return message
+    if kind != "action":
+        shown = kind if isinstance(kind, str) and len(kind) <= 40 else "?"
+        raise MessageError("bad_type", f"unknown type {shown!r}; types: action, sync")
+    ident = message.get("id")
+    if not _usable_id(ident):
+        raise MessageError(
+            "bad_id", "an action needs an 'id': a string or number, unique per client"
+        )
+    action = message.get("action")
+    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+        raise MessageError("bad_action", "'action' must be an object with a 'kind'")
+    if len(action["kind"]) > 40:
+        raise MessageError("bad_action", "'kind' names an action, in at most 40 characters")
+    for name in AMOUNT_FIELDS:
+        value = action.get(name)
+        # Other types are left to the rules, which say which amount they wanted.
+        out_of_range = isinstance(value, int) and not 0 <= value <= MAX_AMOUNT_CENTS
+        if out_of_range and not isinstance(value, bool):
+            raise MessageError(
+                "bad_amount", f"'{name}' is out of range: amounts are 0 to $10 billion"
+            )
+    return message
+
+
+def _usable_id(ident: Any) -> bool:
+    if isinstance(ident, bool):
+        return False
+    if isinstance(ident, str):
+        return len(ident) <= 64
+    if isinstance(ident, int):
+        return -(10**63) < ident < 10**64
+    return False
+
+
+def id_key(ident: Any) -> str:
+    """An action id as the text it is remembered by: 1 and "1" are different ids."""
+    return json.dumps(ident)

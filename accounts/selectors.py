@@ -6,17 +6,32 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 
 from accounts.models import Account, AccountKind, Transfer, TransferKind, User
+from accounts.money import format_cents
 
-__all__ = ["ReloadOffer", "bankroll_balance", "bankroll_transfers", "reload_offer"]
+__all__ = [
+    "ReloadOffer",
+    "bankroll_balance",
+    "bankroll_transfers",
+    "reload_offer",
+    "table_chips",
+]
 
 
 def bankroll_balance(*, user: User) -> int:
     """The user's bankroll in cents (0 before the first grant)."""
     account = Account.objects.filter(kind=AccountKind.BANKROLL, user=user).first()
     return account.balance if account else 0
+
+
+def table_chips(*, user: User) -> int:
+    """The chips the user has on tables in cents: the sum of all their table stacks."""
+    total = Account.objects.filter(kind=AccountKind.STACK, user=user).aggregate(
+        total=Sum("balance")
+    )["total"]
+    return int(total or 0)
 
 
 def bankroll_transfers(*, user: User, limit: int = 50) -> QuerySet[Transfer]:
@@ -41,12 +56,28 @@ class ReloadOffer:
 
 
 def reload_offer(*, user: User, now: datetime) -> ReloadOffer:
-    """The cashier's rule: below a tenth of the grant, at most one reload an hour."""
+    """The cashier's rule: below a tenth of the grant, at most one reload an hour.
+
+    What counts is everything the player holds: the bankroll and the chips on every table.
+    Counting the bankroll alone minted money: buy in for $950, reload $950, cash out, and the
+    player held $1,950, again every hour. The reload tops the whole up to the grant.
+
+    ``bankroll_reload`` calls this with the player's accounts locked, so the balances read here
+    cannot move before its transfer is written; the cashier page calls it without locks, to show
+    the offer.
+    """
     grant = settings.CARDROOM_GRANT_CENTS
-    balance = bankroll_balance(user=user)
+    on_tables = table_chips(user=user)
+    held = bankroll_balance(user=user) + on_tables
     threshold = grant // settings.CARDROOM_RELOAD_BELOW_FRACTION
-    if balance >= threshold:
-        return ReloadOffer(False, 0, f"a reload is offered below {threshold} cents")
+    if held >= threshold:
+        of_it = f", {format_cents(on_tables)} of it in chips on tables" if on_tables else ""
+        return ReloadOffer(
+            False,
+            0,
+            f"a reload is offered below {format_cents(threshold)} in all (bankroll and chips "
+            f"on tables); you hold {format_cents(held)}{of_it}",
+        )
     last = (
         Transfer.objects.filter(
             kind=TransferKind.RELOAD, target__kind=AccountKind.BANKROLL, target__user=user
@@ -59,4 +90,4 @@ def reload_offer(*, user: User, now: datetime) -> ReloadOffer:
     if last is not None and now - last < interval:
         wait = int((interval - (now - last)).total_seconds() // 60) + 1
         return ReloadOffer(False, 0, f"one reload an hour: the next in {wait} minutes")
-    return ReloadOffer(True, grant - balance, "")
+    return ReloadOffer(True, grant - held, "")

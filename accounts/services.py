@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.ledger import LedgerError, account_for, cashier_account, ledger_transfer
@@ -38,23 +39,44 @@ def user_create(*, username: str, password: str | None = None, is_bot: bool = Fa
 
 @transaction.atomic
 def bankroll_reload(*, user: User, request_id: str) -> Transfer:
-    """Top the bankroll back up to the grant, when the cashier's rule allows it.
+    """Top the player's money back up to the grant, when the cashier's rule allows it.
 
-    The rule (settings): the bankroll is below a tenth of the grant and the last reload was at
-    least an hour ago. ``request_id`` comes from the form, so a double submit reloads once.
+    The rule (settings, ``reload_offer``): the bankroll and the chips on every table together
+    are below a tenth of the grant, and the last reload was at least an hour ago; the reload
+    brings that total to the grant. ``request_id`` comes from the form, so a double submit
+    reloads once.
     """
     bankroll = account_for(kind=AccountKind.BANKROLL, user=user)
-    # Lock first: two reloads at once must see each other.
-    Account.objects.select_for_update().filter(pk=bankroll.pk).get()
+    cashier = cashier_account()
+    # Lock every account the rule reads before reading any of them (the bankroll and each of
+    # the player's table stacks) together with the cashier the transfer needs, in one query in
+    # ascending id order. That is the ledger's own order (ledger_post locks all of a movement's
+    # accounts in one such query), so this waits for a buy-in, a cash-out, a hand's postings or
+    # another reload in another process, or they for it, and no cycle can form; the transfer
+    # below then locks only rows already held. Buy-ins and cash-outs touch the bankroll, so its
+    # lock alone would queue them; the stacks' locks also hold still what a hand moves between
+    # stacks and pots, so the total read below is the total when the reload commits, whatever
+    # moves around it. The cashier is locked here, in its place in the order, rather than after
+    # the player's accounts by the transfer, which could take it out of order.
+    # A stack created after this query (a first buy-in at a new table) is not locked, but its
+    # money can only come from the bankroll, which is. On SQLite select_for_update does
+    # nothing: the IMMEDIATE transaction (settings) holds the database's write lock from BEGIN.
+    list(
+        Account.objects.select_for_update()
+        .filter(Q(pk__in=[cashier.pk, bankroll.pk]) | Q(kind=AccountKind.STACK, user=user))
+        .order_by("id")
+    )
     key = f"reload:u{user.pk}:{request_id}"
     earlier = Transfer.objects.filter(idempotency_key=key).first()
     if earlier is not None:
         return earlier
+    # Read after the locks: on PostgreSQL (READ COMMITTED) each query sees what was committed
+    # before it, and the locked balances cannot change until this transaction ends.
     offer = reload_offer(user=user, now=timezone.now())
     if not offer.available:
         raise LedgerError(offer.reason)
     return ledger_transfer(
-        source=cashier_account(),
+        source=cashier,
         target=bankroll,
         amount=offer.amount,
         kind=TransferKind.RELOAD,

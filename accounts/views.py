@@ -16,7 +16,7 @@ from accounts.forms import SignUpForm
 from accounts.ledger import LedgerError
 from accounts.models import User
 from accounts.money import format_cents
-from accounts.selectors import bankroll_balance, bankroll_transfers, reload_offer
+from accounts.selectors import bankroll_balance, bankroll_transfers, reload_offer, table_chips
 from accounts.services import bankroll_reload, user_create
 
 
@@ -35,13 +35,15 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def cashier(request: HttpRequest) -> HttpResponse:
-    """The bankroll, its transfers, and the reload offer."""
+    """The bankroll, the chips on tables, the bankroll's transfers, and the reload offer."""
     user: User = request.user  # type: ignore[assignment]
     return render(
         request,
         "accounts/cashier.html",
         {
             "balance": bankroll_balance(user=user),
+            # Shown because the reload counts them: chips on a table are the player's money.
+            "on_tables": table_chips(user=user),
             "transfers": bankroll_transfers(user=user),
             "offer": reload_offer(user=user, now=timezone.now()),
             "request_id": uuid.uuid4().hex,

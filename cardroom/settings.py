@@ -3,7 +3,9 @@
 Embedded default: SQLite, Channels' in-memory layer, the clock inside the server process.
 ``DATABASE_URL`` (postgres://...) switches to PostgreSQL, ``REDIS_URL`` to channels-redis.
 The secret key comes from ``DJANGO_SECRET_KEY`` or the git-ignored ``.local/secret_key`` that
-``make play`` writes; without either, a random key for this process only.
+``make play`` writes (``CARDROOM_SECRET_KEY_FILE`` names another file); without either, only
+the tests and ``DEBUG=1`` start, on a random key for the process. ``CARDROOM_PRODUCTION=1``
+turns on the settings for serving over HTTPS behind a proxy (``check --deploy`` passes).
 """
 
 from __future__ import annotations
@@ -13,28 +15,99 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from cardroom.env import envbool, envint, envstr
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TESTING = "PYTEST_VERSION" in os.environ or "PYTEST_XDIST_WORKER" in os.environ
+DEBUG = envbool("DEBUG", False)
+CARDROOM_PRODUCTION = envbool("CARDROOM_PRODUCTION", False)
+
+# Where `make play` writes the key; another path for a deploy that keeps its key elsewhere.
+CARDROOM_SECRET_KEY_FILE = Path(
+    envstr("CARDROOM_SECRET_KEY_FILE", str(BASE_DIR / ".local" / "secret_key"))
+)
 
 
 def _secret_key() -> str:
     if key := os.environ.get("DJANGO_SECRET_KEY"):
         return key
-    path = BASE_DIR / ".local" / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    return secrets.token_urlsafe(50)
+    path = CARDROOM_SECRET_KEY_FILE
+    if path.exists() and (key := path.read_text().strip()):
+        return key
+    if (TESTING or DEBUG) and not CARDROOM_PRODUCTION:
+        # A key for this process only, which is fine for a test run or a developer's single
+        # server and nowhere else: each process signs its own sessions, so a login made on one
+        # server is unknown to another, and every restart logs everyone out.
+        return secrets.token_urlsafe(50)
+    # Refuse to start rather than fall back to that silently: sessions and CSRF tokens are
+    # signed with the key, so every process must share one and keep it across restarts.
+    raise ImproperlyConfigured(
+        f"No secret key. Set DJANGO_SECRET_KEY, or write a key to {path} (`make play` writes "
+        "one), for example: "
+        "DJANGO_SECRET_KEY=\"$(python -c 'import secrets; print(secrets.token_urlsafe(50))')\". "
+        "Every server process must use the same key, kept across restarts. Only the tests and "
+        "DEBUG=1 run without one."
+    )
 
 
 SECRET_KEY = _secret_key()
-DEBUG = envbool("DEBUG", False)
-ALLOWED_HOSTS = envstr("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+# The names the site answers to; by default a developer's machine. Never "testserver", the
+# test client's name, in a deployment: Django's test environment adds it for the tests. But
+# Channels' WebSocket origin check (cardroom/asgi.py) copies the list when cardroom.asgi is
+# imported, and the consumer tests import it while pytest collects them, before Django adds
+# the name: so under the tests it is in the list from the start.
+ALLOWED_HOSTS = [
+    host.strip()
+    for host in envstr("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")
+    if host.strip()
+] + (["testserver"] if TESTING else [])
 CSRF_TRUSTED_ORIGINS = [
     origin for origin in envstr("CSRF_TRUSTED_ORIGINS", "").split(",") if origin
 ]
+
+if CARDROOM_PRODUCTION:
+    # CARDROOM_PRODUCTION=1: served to the public over HTTPS, with nginx in front terminating
+    # TLS. `python manage.py check --deploy --fail-level WARNING` passes with these.
+    if DEBUG:
+        raise ImproperlyConfigured(
+            "CARDROOM_PRODUCTION=1 refuses DEBUG=1: DEBUG's error pages show settings, code and "
+            "SQL to anyone. Unset DEBUG (or set DEBUG=0)."
+        )
+    if not [host for host in os.environ.get("ALLOWED_HOSTS", "").split(",") if host.strip()]:
+        raise ImproperlyConfigured(
+            "CARDROOM_PRODUCTION=1 needs ALLOWED_HOSTS: the names the site is served under, "
+            "comma-separated, for example ALLOWED_HOSTS=cardroom.example (the default, "
+            "127.0.0.1 and localhost, is for a developer's machine)."
+        )
+    # nginx terminates TLS and passes the scheme in X-Forwarded-Proto; without this Django
+    # sees plain HTTP from nginx and would redirect every HTTPS request forever. Safe only
+    # because nginx sets the header itself (proxy_set_header X-Forwarded-Proto $scheme),
+    # replacing whatever a client sent.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Plain HTTP requests are redirected to HTTPS: no page, login or form travels in clear.
+    SECURE_SSL_REDIRECT = True
+    # Browsers remember to use HTTPS only for a year, on every subdomain, and the domain may
+    # go on the browsers' preload list: no first request in clear to strip TLS from.
+    SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    # The session and CSRF cookies go over HTTPS only: a login cannot leak over plain HTTP.
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    # Scripts cannot read the session cookie, so a script injected into a page cannot steal
+    # a login (Django's default, stated so that nobody turns it off here by accident).
+    SESSION_COOKIE_HTTPONLY = True
+    # Browsers take a response's Content-Type as given rather than sniffing, so an uploaded
+    # or echoed text is never run as a script (Django's default, stated).
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    # Links to other sites do not carry our URLs (table and hand ids) in the Referer.
+    SECURE_REFERRER_POLICY = "same-origin"
+    # A page another site opens in a window gets no handle on ours (Django's default, stated).
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+    # No page may be framed, by anyone: no clickjacking a bet or a cash-out button.
+    X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "daphne",

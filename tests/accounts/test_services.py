@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from accounts.ledger import LedgerError, account_for
+from accounts.ledger import LedgerError, account_for, ledger_transfer, rake_account
 from accounts.models import Account, AccountKind, Transfer, TransferKind
 from accounts.selectors import bankroll_balance
 from accounts.services import bankroll_reload, seat_buy_in, seat_cash_out
@@ -66,8 +66,14 @@ def test_cash_out_returns_the_whole_stack(alice):
     assert seat_cash_out(user=alice, table_id=TABLE, idempotency_key="out2") is None
 
 
-def spend_down(user, leave: int) -> None:
-    buy_in(user, bankroll_balance(user=user) - leave, key="spend", min_buy_in=0, max_buy_in=None)
+def spend_down(user, leave: int, key: str = "spend") -> None:
+    """Buy in with all but ``leave`` and lose it at the table (chips on a table still count)."""
+    amount = bankroll_balance(user=user) - leave
+    buy_in(user, amount, key=key, min_buy_in=0, max_buy_in=None)
+    ledger_transfer(
+        source=account_for(kind=AccountKind.STACK, user=user, table_id=TABLE),
+        target=rake_account(), amount=amount, kind=TransferKind.RAKE, idempotency_key=f"{key}-lost",
+    )  # fmt: skip
 
 
 def test_reload_tops_up_to_the_grant_below_a_tenth(alice):
@@ -79,7 +85,7 @@ def test_reload_tops_up_to_the_grant_below_a_tenth(alice):
 
 def test_reload_refused_at_a_tenth_or_more(alice):
     spend_down(alice, 10_000)
-    with pytest.raises(LedgerError, match="offered below 10000 cents"):
+    with pytest.raises(LedgerError, match=r"offered below \$100\.00 in all"):
         bankroll_reload(user=alice, request_id="r1")
     assert bankroll_balance(user=alice) == 10_000
 
@@ -88,10 +94,7 @@ def test_reload_once_an_hour_and_a_double_submit_reloads_once(alice, settings):
     spend_down(alice, 0)
     first = bankroll_reload(user=alice, request_id="r1")
     assert bankroll_reload(user=alice, request_id="r1").pk == first.pk
-    seat_buy_in(
-        user=alice, table_id=TABLE, amount=100_000, min_buy_in=0, max_buy_in=None,
-        idempotency_key="spend-again",
-    )  # fmt: skip
+    spend_down(alice, 0, key="spend-again")
     with pytest.raises(LedgerError, match="one reload an hour"):
         bankroll_reload(user=alice, request_id="r2")
     assert bankroll_balance(user=alice) == 0

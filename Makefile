@@ -6,8 +6,14 @@ STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make cluster`: daphne processes on ports from CLUSTER_FIRST_PORT up, nginx on CLUSTER_PORT;
+# the clock in each process (in-process) or alone under runclock (separate).
+CLUSTER_PROCESSES ?= 2
+CLUSTER_FIRST_PORT ?= 8101
+CLUSTER_PORT ?= 8080
+CLUSTER_CLOCK ?= in-process
 
-.PHONY: play test install lint typecheck bench migrate clean ci
+.PHONY: play test install lint typecheck bench migrate clean ci cluster
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +27,9 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $(NPM_STAMP)
 
-install: $(STAMP) $(NPM_STAMP)
+# The key too: outside the tests and DEBUG, settings refuse to load without one (and
+# collectstatic and mypy's Django plugin load them).
+install: $(STAMP) $(NPM_STAMP) .local/secret_key
 
 .local/secret_key:
 	mkdir -p .local
@@ -36,6 +44,12 @@ play: migrate
 	$(BIN)/python manage.py seed_demo
 	@echo "The cardroom is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) cardroom.asgi:application
+
+# The deployment's shape on this machine (docs/deploy.md): several daphne processes behind
+# nginx on loopback, on DATABASE_URL and REDIS_URL, which it requires. Ctrl-C stops them all.
+cluster: install .local/secret_key
+	$(BIN)/python deploy/cluster.py run --processes $(CLUSTER_PROCESSES) \
+		--first-port $(CLUSTER_FIRST_PORT) --port $(CLUSTER_PORT) --clock $(CLUSTER_CLOCK)
 
 test: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0

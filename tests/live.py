@@ -2,18 +2,22 @@
 
 The server runs as its own process with the in-process clock, exactly as ``make play`` starts
 it, against the database the test has just written (so tests using it need committed data:
-``transaction=True``).
+``transaction=True``). ``live_cluster`` starts several behind nginx, as ``make cluster`` does.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
+import shutil
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -112,3 +116,67 @@ def _wait_for(port: int, process: subprocess.Popen[bytes], log_path: Path) -> No
                 return
         time.sleep(0.1)
     raise RuntimeError(f"the server did not start in 30 s: {log_path.read_text()[-2000:]}")
+
+
+def nginx_binary() -> str | None:
+    """Debian's nginx (as deploy/cluster.py finds it), also when /usr/sbin is not on PATH."""
+    path = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin"])
+    return shutil.which("nginx", path=path)
+
+
+def accepting(port: int) -> bool:
+    """Whether something listens on the loopback ``port``."""
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@dataclass
+class LiveCluster:
+    url: str  #: nginx, in front of every process
+    logs: dict[int, Path]  #: each daphne process's log (its access log too), by port
+    ports: list[int]  #: nginx's port, then each daphne's
+
+
+@contextmanager
+def live_cluster(
+    name: str = "cluster", processes: int = 2, clock: str = "in-process"
+) -> Iterator[LiveCluster]:
+    """``deploy/cluster.py`` (``make cluster``) on the test database and REDIS_URL: daphne
+    processes behind nginx on free ports; yields where they are and stops them all after."""
+    collect_static()  # instead of the cluster's own collectstatic, which rewrites every file
+    ports: list[int] = []
+    while len(ports) < processes + 1:
+        if (port := free_port()) not in ports:
+            ports.append(port)
+    directory = ARTIFACTS / f"{name}-{ports[0]}"
+    directory.mkdir(parents=True, exist_ok=True)
+    log_path = directory / "cluster.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        # One key for every process, as in a deployment (a test run would give each its own).
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+    }
+    argv = [sys.executable, "deploy/cluster.py", "run", "--port", str(ports[0]),
+            "--ports", ",".join(map(str, ports[1:])), "--clock", clock, "--dir", str(directory),
+            "--no-collectstatic"]  # fmt: skip
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 25
+            while "cluster ready" not in log_path.read_text():
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the cluster did not start: {log_path.read_text()[-3000:]}")
+                time.sleep(0.1)
+            logs = {port: directory / f"daphne-{port}.log" for port in ports[1:]}
+            yield LiveCluster(f"http://127.0.0.1:{ports[0]}", logs, ports)
+        finally:
+            # SIGTERM: the cluster stops its processes and exits. Killed instead, it still
+            # takes them along (each dies with its parent, see deploy/cluster.py).
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+            _wait_for_its_connections_to_close()

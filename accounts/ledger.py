@@ -14,13 +14,14 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Case, F, Value, When
 
 from accounts.models import OVERDRAFT_KINDS, Account, AccountKind, Transfer, TransferKind, User
 
 __all__ = [
     "LedgerError",
     "Posting",
+    "account_code",
     "account_for",
     "cashier_account",
     "house_account",
@@ -79,18 +80,42 @@ def house_account() -> Account:
     return _system_account("house", AccountKind.HOUSE)
 
 
+def account_code(*, kind: str, user_id: int | None = None, table_id: int | None = None) -> str:
+    """The code of the account of ``kind`` for a user and/or a table, with no query.
+
+    >>> account_code(kind="stack", user_id=7, table_id=3), account_code(kind="rake")
+    ('stack:t3:u7', 'rake')
+    """
+    if kind == AccountKind.BANKROLL and user_id is not None:
+        return f"bankroll:u{user_id}"
+    if kind == AccountKind.STACK and user_id is not None and table_id is not None:
+        return f"stack:t{table_id}:u{user_id}"
+    if kind in (AccountKind.POT, AccountKind.RESERVE) and table_id is not None:
+        return f"{kind}:t{table_id}"
+    if kind in (AccountKind.CASHIER, AccountKind.RAKE, AccountKind.HOUSE):
+        return str(kind)
+    raise LedgerError(f"no {kind!r} account for user {user_id} and table {table_id}")
+
+
+def _account_fields(code: str) -> dict[str, object]:
+    """What an account opened for ``code`` holds: the inverse of :func:`account_code`."""
+    kind, *parts = code.split(":")
+    ids = {part[:1]: part[1:] for part in parts}
+    user_id = int(ids["u"]) if ids.get("u", "").isdigit() else None
+    table_id = int(ids["t"]) if ids.get("t", "").isdigit() else None
+    if (
+        kind not in AccountKind.values
+        or account_code(kind=kind, user_id=user_id, table_id=table_id) != code
+    ):
+        raise LedgerError(f"unknown account {code!r}")
+    return {"code": code, "kind": kind, "user_id": user_id, "table_id": table_id}
+
+
 def account_for(*, kind: str, user: User | None = None, table_id: int | None = None) -> Account:
     """The account of ``kind`` for a user and/or a table, created on first use."""
-    if kind == AccountKind.BANKROLL and user is not None:
-        code = f"bankroll:u{user.pk}"
-    elif kind == AccountKind.STACK and user is not None and table_id is not None:
-        code = f"stack:t{table_id}:u{user.pk}"
-    elif kind in (AccountKind.POT, AccountKind.RESERVE) and table_id is not None:
-        code = f"{kind}:t{table_id}"
-    elif kind in (AccountKind.CASHIER, AccountKind.RAKE, AccountKind.HOUSE):
+    if kind in (AccountKind.CASHIER, AccountKind.RAKE, AccountKind.HOUSE):
         return _system_account(kind, kind)
-    else:
-        raise LedgerError(f"no {kind!r} account for user {user} and table {table_id}")
+    code = account_code(kind=kind, user_id=user.pk if user else None, table_id=table_id)
     account, _ = Account.objects.get_or_create(
         code=code, defaults={"kind": kind, "user": user, "table_id": table_id}
     )
@@ -124,12 +149,18 @@ def ledger_post(
     table_id: int | None = None,
     hand_id: int | None = None,
     actor: User | None = None,
+    fresh_keys: bool = False,
 ) -> list[Transfer]:
     """Post several transfers atomically, in order: all are written or none is.
 
     Every account involved is locked once, in ascending id order, before anything is checked.
     A posting whose key was already used returns the earlier transfer and moves nothing; a key
     reused for a different movement is refused.
+
+    ``fresh_keys``: the caller's keys cannot have been used (the table runtime's name a table
+    version it holds locked), so the check is left to the keys' unique index, and the postings
+    join the caller's transaction (an account a posting names is opened on first use). A used
+    key then fails the caller's whole transaction, as it should.
     """
     if not postings:
         return []
@@ -142,6 +173,9 @@ def ledger_post(
         if not posting.idempotency_key:
             raise LedgerError("every transfer needs an idempotency key")
     codes = sorted({code for posting in postings for code in (posting.source, posting.target)})
+    if fresh_keys and transaction.get_connection().in_atomic_block:
+        with transaction.atomic(savepoint=False):
+            return _post_fresh(postings, codes, table_id, hand_id, actor)
     try:
         with transaction.atomic():
             return _post_locked(postings, codes, table_id, hand_id, actor)
@@ -152,6 +186,86 @@ def ledger_post(
         if existing is not None:
             return existing
         raise LedgerError(f"the ledger refused the transfer: {error}") from error
+
+
+def _post_fresh(
+    postings: Sequence[Posting],
+    codes: list[str],
+    table_id: int | None,
+    hand_id: int | None,
+    actor: User | None,
+) -> list[Transfer]:
+    """The runtime's path: a lock query, the accounts a table opens, one insert, one update."""
+    accounts = _locked(codes)
+    missing = [code for code in codes if code not in accounts]
+    if missing:
+        # A new stack, pot or reserve (or the first rake): rows this transaction inserts are
+        # its own until it commits, so they need no lock of their own.
+        for account in Account.objects.bulk_create(
+            Account(**_account_fields(code)) for code in missing
+        ):
+            accounts[account.code] = account
+    deltas = _deltas(postings, accounts)
+    transfers = Transfer.objects.bulk_create(
+        _transfer(posting, accounts, table_id, hand_id, actor) for posting in postings
+    )
+    _apply_deltas(deltas, accounts)
+    return transfers
+
+
+def _locked(codes: list[str]) -> dict[str, Account]:
+    return {
+        account.code: account
+        for account in Account.objects.select_for_update().filter(code__in=codes).order_by("id")
+    }
+
+
+def _deltas(postings: Sequence[Posting], accounts: dict[str, Account]) -> dict[str, int]:
+    """Each account's change, refusing any that would overdraw an account that may not."""
+    balances = {code: account.balance for code, account in accounts.items()}
+    deltas: dict[str, int] = {}
+    for posting in postings:
+        source = accounts[posting.source]
+        if source.kind not in OVERDRAFT_KINDS and balances[posting.source] < posting.amount:
+            raise LedgerError(
+                f"{posting.source} holds {balances[posting.source]} cents, "
+                f"less than the {posting.amount} cents asked for"
+            )
+        balances[posting.source] -= posting.amount
+        balances[posting.target] += posting.amount
+        deltas[posting.source] = deltas.get(posting.source, 0) - posting.amount
+        deltas[posting.target] = deltas.get(posting.target, 0) + posting.amount
+    return deltas
+
+
+def _transfer(
+    posting: Posting,
+    accounts: dict[str, Account],
+    table_id: int | None,
+    hand_id: int | None,
+    actor: User | None,
+) -> Transfer:
+    return Transfer(
+        source=accounts[posting.source],
+        target=accounts[posting.target],
+        amount=posting.amount,
+        kind=posting.kind,
+        table_id=table_id,
+        hand_id=hand_id,
+        memo=posting.memo[:200],
+        actor=actor,
+        idempotency_key=posting.idempotency_key,
+    )
+
+
+def _apply_deltas(deltas: dict[str, int], accounts: dict[str, Account]) -> None:
+    """Every changed balance in one statement (relative, so the cached balance can't drift)."""
+    changed = {accounts[code].pk: delta for code, delta in deltas.items() if delta}
+    if changed:
+        Account.objects.filter(pk__in=changed).update(
+            balance=F("balance")
+            + Case(*(When(pk=pk, then=Value(delta)) for pk, delta in changed.items()))
+        )
 
 
 def _existing(postings: Sequence[Posting]) -> list[Transfer] | None:
@@ -184,10 +298,7 @@ def _post_locked(
     hand_id: int | None,
     actor: User | None,
 ) -> list[Transfer]:
-    accounts = {
-        account.code: account
-        for account in Account.objects.select_for_update().filter(code__in=codes).order_by("id")
-    }
+    accounts = _locked(codes)
     missing = [code for code in codes if code not in accounts]
     if missing:
         raise LedgerError(f"unknown account {missing[0]!r}")
@@ -199,38 +310,19 @@ def _post_locked(
             idempotency_key__in=keys
         )
     }
-    balances = {code: account.balance for code, account in accounts.items()}
-    results: list[Transfer] = []
-    deltas: dict[str, int] = {}
+    fresh = [posting for posting in postings if posting.idempotency_key not in earlier]
     for posting in postings:
         if posting.idempotency_key in earlier:
             _check_same(earlier[posting.idempotency_key], posting)
-            results.append(earlier[posting.idempotency_key])
-            continue
-        source = accounts[posting.source]
-        if source.kind not in OVERDRAFT_KINDS and balances[posting.source] < posting.amount:
-            raise LedgerError(
-                f"{posting.source} holds {balances[posting.source]} cents, "
-                f"less than the {posting.amount} cents asked for"
-            )
-        balances[posting.source] -= posting.amount
-        balances[posting.target] += posting.amount
-        deltas[posting.source] = deltas.get(posting.source, 0) - posting.amount
-        deltas[posting.target] = deltas.get(posting.target, 0) + posting.amount
-        results.append(
-            Transfer.objects.create(
-                source=source,
-                target=accounts[posting.target],
-                amount=posting.amount,
-                kind=posting.kind,
-                table_id=table_id,
-                hand_id=hand_id,
-                memo=posting.memo[:200],
-                actor=actor,
-                idempotency_key=posting.idempotency_key,
-            )
+    deltas = _deltas(fresh, accounts)
+    written = iter(
+        Transfer.objects.bulk_create(
+            _transfer(posting, accounts, table_id, hand_id, actor) for posting in fresh
         )
-    for code, delta in deltas.items():
-        if delta:
-            Account.objects.filter(pk=accounts[code].pk).update(balance=F("balance") + delta)
+    )
+    results = [
+        earlier[posting.idempotency_key] if posting.idempotency_key in earlier else next(written)
+        for posting in postings
+    ]
+    _apply_deltas(deltas, accounts)
     return results

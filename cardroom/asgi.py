@@ -6,6 +6,7 @@ WebSockets pass the allowed-hosts origin check and Channels' session authenticat
 from __future__ import annotations
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -18,6 +19,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from cardroom.auth import TokenAuthMiddleware  # noqa: E402
+from cardroom.broadcast import ServerLoop  # noqa: E402
 from cardroom.routing import websocket_urlpatterns  # noqa: E402
 
 if settings.CARDROOM_CLOCK_IN_PROCESS:
@@ -29,12 +31,18 @@ if settings.CARDROOM_CLOCK_IN_PROCESS:
     _clock = ClockThread()
     _clock.start()
     atexit.register(_clock.stop)
+    # Under daphne, stop the clock as the server begins to stop (SIGTERM, Ctrl-C), so it
+    # applies nothing more while the process winds down.
+    if (reactor := sys.modules.get("twisted.internet.reactor")) is not None:
+        reactor.addSystemEventTrigger("before", "shutdown", _clock.stop, 2.0)
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
-        ),
-    }
+application = ServerLoop(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            ),
+        }
+    )
 )

@@ -25,11 +25,11 @@ from django.utils import timezone
 
 from accounts.ledger import LedgerError
 from cardroom.bots import bots_sweep
-from cardroom.models import ActionReceipt, Seat, Table, TableStatus
+from cardroom.models import Seat, Table, TableStatus
 from cardroom.runtime import table_apply, table_timeout
 from games.engine import IllegalAction
 
-__all__ = ["ClockThread", "clock_sweep", "presence_sweep", "receipts_sweep"]
+__all__ = ["ClockThread", "clock_sweep", "presence_sweep"]
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
@@ -37,10 +37,6 @@ POLL_SECONDS = 0.2
 SLOW_SWEEP_SECONDS = 0.5
 #: Seconds a disconnected player keeps the seat after the hand, when the game sets none.
 DEFAULT_GRACE_SECONDS = 60
-#: How long an applied action id is remembered (the protocol promises at least an hour),
-#: and how often the old ones are cleared.
-RECEIPT_KEEP = timedelta(hours=24)
-RECEIPT_SWEEP_SECONDS = 60.0
 
 
 def _claim(table_id: int, now: datetime) -> bool:
@@ -95,13 +91,6 @@ def presence_sweep(*, now: datetime | None = None) -> int:
     return changed
 
 
-def receipts_sweep(*, now: datetime | None = None) -> int:
-    """Forget applied action ids older than ``RECEIPT_KEEP``; returns how many."""
-    now = now or timezone.now()
-    deleted, _ = ActionReceipt.objects.filter(created__lt=now - RECEIPT_KEEP).delete()
-    return deleted
-
-
 class ClockThread(threading.Thread):
     """The clock inside a server process (the embedded default), or alone under ``runclock``."""
 
@@ -111,7 +100,7 @@ class ClockThread(threading.Thread):
 
     def run(self) -> None:
         log.info("clock started")
-        slow_due = receipts_due = 0.0
+        slow_due = 0.0
         while not self.stopping.is_set():
             try:
                 clock_sweep()
@@ -121,9 +110,6 @@ class ClockThread(threading.Thread):
                     slow_due = time.monotonic() + SLOW_SWEEP_SECONDS
                     presence_sweep()
                     bots_sweep()
-                if time.monotonic() >= receipts_due:
-                    receipts_due = time.monotonic() + RECEIPT_SWEEP_SECONDS
-                    receipts_sweep()
             except Exception:
                 log.exception("clock sweep failed")
             finally:
@@ -151,5 +137,9 @@ class ClockThread(threading.Thread):
         wait: float = (upcoming - timezone.now()).total_seconds() + 0.005
         return min(POLL_SECONDS, max(0.05, wait))
 
-    def stop(self) -> None:
+    def stop(self, wait: float = 0.0) -> None:
+        """Stop after the sweep in hand (each timeout is its own transaction: none is cut
+        short); ``wait``: seconds to wait for that."""
         self.stopping.set()
+        if wait and self.is_alive() and threading.current_thread() is not self:
+            self.join(wait)

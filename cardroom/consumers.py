@@ -14,6 +14,7 @@ import logging
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -22,21 +23,22 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.ledger import LedgerError
+from accounts.selectors import bankroll_balance
 from cardroom.models import Seat, Table
-from cardroom.pages import table_page_context
+from cardroom.pages import page_context
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation_chinese import chinese_suggestion, suggestion_html
 from cardroom.protocol import (
-    MAX_MESSAGE_BYTES,
     MessageError,
     check_message,
+    check_text,
     decode,
     error_frame,
     id_key,
     parse_message,
 )
 from cardroom.runtime import table_act, table_apply
-from cardroom.selectors import table_state
+from cardroom.snapshots import snapshot_from_db, state_frame
 from games.engine import ConfigError, IllegalAction
 
 __all__ = ["TableApiConsumer", "TablePageConsumer", "parse_message"]
@@ -63,6 +65,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     table_id: int
     group: str
     version: int
+    snapshot: dict[str, Any] | None = None
 
     async def connect(self) -> None:
         # A refusal is accepted, then closed with its code: a handshake refused outright
@@ -103,8 +106,15 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Every frame gets an answer, and the socket stays open whatever the frame held."""
         ident: Any = None
         try:
+            # Reading is bounded (size, depth, amounts' shape), so a refused frame's id can
+            # be read before the rate limit, and the client can tell which action it was.
+            try:
+                message = self.read(text_data)
+            except MessageError:
+                self._take_token()  # a flood of bad frames is limited like any other
+                raise
+            ident = message.get("id")
             self._take_token()
-            message = self.read(text_data)
             if message["type"] == "sync":
                 await self.push_state(force=True)
                 return
@@ -121,7 +131,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 self._remember(key, answer)
             await self.answer(answer)
         except MessageError as error:
-            await self.answer(error_frame(ident, error.code, str(error)))
+            await self.answer(error_frame(error.ident or ident, error.code, str(error)))
         except DatabaseError:
             log.exception("table %s: the database failed on a frame", self.table_id)
             await self.answer(error_frame(ident, "unavailable", UNAVAILABLE))
@@ -132,13 +142,13 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.after_answer(sat=sat)
 
     async def after_answer(self, *, sat: bool) -> None:
-        """Presence and the state after an answered action. A failure here is logged, not
-        answered (the action was answered already); the client's version check repairs it."""
+        """Presence after an answered action (the new state comes with its version). A failure
+        here is logged, not answered: the action was answered already."""
+        if not sat:
+            return
         try:
-            if sat:
-                # This connection was open before the seat existed: count it now.
-                await database_sync_to_async(self._presence)(+1)
-            await self.push_state()
+            # This connection was open before the seat existed: count it now.
+            await database_sync_to_async(self._presence)(+1)
         except Exception:
             log.exception("table %s: could not push the state", self.table_id)
 
@@ -183,21 +193,36 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.tokens -= 1
 
     async def table_version(self, event: dict[str, Any]) -> None:
-        """A group message: the table has a new version; push this viewer's state if newer."""
-        if event["version"] > self.version:
+        """A group message: the table has a new version. With its snapshot (the runtime's),
+        this viewer's frame is built in memory; without (an operator's change), it is read."""
+        if event["version"] <= self.version:
+            return
+        snapshot = event.get("snapshot")
+        if snapshot is None:
             await self.push_state()
+            return
+        kept = self.keep(snapshot)
+        await self.send_state(state_frame(kept, self.scope["user"].pk))
 
     async def push_state(self, *, force: bool = False) -> None:
-        # Reads run in the thread pool, not the one thread that serialises writes: every
-        # connection renders its own view after each action, and they need not queue.
-        state = await database_sync_to_async(self._state, thread_sensitive=False)()
-        if force or state["version"] > self.version:
-            self.version = state["version"]
-            await self.send_state(state)
+        """This viewer's frame from the database: on connect, on ``sync``, when a version
+        came without its snapshot. Reads run in the thread pool, not the one thread that
+        serialises writes."""
+        snapshot = await database_sync_to_async(self._read, thread_sensitive=False)()
+        if force or snapshot["version"] > self.version:
+            kept = self.keep(snapshot)
+            await self.send_state(state_frame(kept, self.scope["user"].pk))
 
-    def _state(self) -> dict[str, Any]:
-        table = Table.objects.get(pk=self.table_id)
-        return table_state(table=table, user_id=self.scope["user"].pk)
+    def _read(self) -> dict[str, Any]:
+        return snapshot_from_db(Table.objects.get(pk=self.table_id))
+
+    def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:
+        """The latest snapshot; what a version did not change (the log of hands) carries."""
+        if "recent" not in snapshot and self.snapshot is not None:
+            snapshot = {**snapshot, "recent": self.snapshot.get("recent", [])}
+        self.snapshot = snapshot
+        self.version = snapshot["version"]
+        return snapshot
 
     async def send_state(self, state: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -248,8 +273,9 @@ class TablePageConsumer(_TableConsumer):
 
     def read(self, text: str | None) -> dict[str, Any]:
         """A form from the page (``kind`` and its fields) as a protocol action."""
-        if text is None or len(text) > MAX_MESSAGE_BYTES:
+        if text is None:
             return parse_message(text)
+        check_text(text)
         form = decode(text)
         if not (isinstance(form, dict) and "kind" in form):
             return check_message(form)
@@ -265,14 +291,28 @@ class TablePageConsumer(_TableConsumer):
                     raise MessageError("bad_amount", str(error)) from error
         return check_message({"type": "action", "id": ident, "action": form, "durable": durable})
 
-    async def send_state(self, state: dict[str, Any]) -> None:
-        html = await database_sync_to_async(self._render, thread_sensitive=False)(state)
-        await self.send(text_data=html)
+    bankroll: int = 0
 
-    def _render(self, state: dict[str, Any]) -> str:
-        table = Table.objects.get(pk=self.table_id)
-        context = table_page_context(table=table, user=self.scope["user"], oob=True)
-        return render_to_string("cardroom/partials/_regions.html", context)
+    def _read(self) -> dict[str, Any]:
+        # The viewer's bankroll is read with the table; later versions carry it when it moves.
+        self.bankroll = bankroll_balance(user=self.scope["user"])
+        return super()._read()
+
+    def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:
+        kept = super().keep(snapshot)
+        self.bankroll = snapshot.get("bankrolls", {}).get(str(self.scope["user"].pk), self.bankroll)
+        return kept
+
+    async def send_state(self, state: dict[str, Any]) -> None:
+        assert self.snapshot is not None
+        context = page_context(
+            snapshot=self.snapshot, state=state, bankroll_cents=self.bankroll, oob=True
+        )
+        # Templates are the costly part: drawn in the thread pool, off the event loop.
+        html = await sync_to_async(render_to_string, thread_sensitive=False)(
+            "cardroom/partials/_regions.html", context
+        )
+        await self.send(text_data=html)
 
     async def answer(self, answer: dict[str, Any]) -> None:
         if answer["type"] == "suggestion":

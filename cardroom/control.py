@@ -15,16 +15,17 @@ from django.utils import timezone
 
 from accounts.ledger import Posting, ledger_post
 from accounts.models import Transfer, TransferKind
+from cardroom.broadcast import broadcast_on_commit
 from cardroom.engines import engine_for
 from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
-from cardroom.runtime import Outcome, broadcast_on_commit, journal_restore, moment_of, settle
+from cardroom.runtime import Outcome, journal_restore, locked_table, moment_of, settle
 from games.engine import IllegalAction
 
 __all__ = ["hand_void", "table_close", "table_pause", "table_resume"]
 
 
 def _locked(table_id: int) -> Table:
-    return Table.objects.select_for_update().get(pk=table_id)
+    return locked_table(table_id)
 
 
 def _resettle(table: Table, now: datetime) -> Outcome:
@@ -109,15 +110,17 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     version = table.version + 1
     returned = sum(posting.amount for posting in reversals)
     data = {"type": "hand_voided", "hand": hand.number, "reason": reason, "returned": returned}
-    last = HandEvent.objects.filter(table=table).order_by("-seq").first()
+    table.last_event_seq += 1
     HandEvent.objects.create(
-        table=table, hand=hand, version=version, seq=(last.seq if last else 0) + 1,
+        table=table, hand=hand, version=version, seq=table.last_event_seq,
         type="hand_voided", data=data,
     )  # fmt: skip
     hand.ended = now
     hand.void_reason = reason[:200]
     hand.result = data
-    hand.save(update_fields=["ended", "void_reason", "result"])
+    hand.dealt = hand.dealt or (table.open_hand_id == hand.pk and table.open_hand_dealt)
+    hand.save(update_fields=["ended", "void_reason", "result", "dealt"])
+    table.open_hand, table.open_hand_dealt = None, False
     table.state = table.rest_state
     table.version = version
     journal_restore(table=table, version=version, state=table.rest_state)

@@ -1,16 +1,21 @@
 """A hand's history as one viewer may read it, with the openings that prove its deck.
 
-DESIGN.md, "Randomness and fairness" and "Hand history": before the deal the table published a
-root over one salted hash per deck position. After the hand, everyone gets the openings (card
-and salt) of the cards that were shown, and each player privately gets the openings of their own
-cards, so each can check that the cards dealt were fixed before the deal. Mucked cards stay
-hidden from everyone but their owner: an event private to one seat is in that seat's history
-only, and no opening is given for a card the viewer never saw.
+Before the deal the table published a root over one salted hash per deck position. After the
+hand, everyone gets the openings (card and salt) of the cards that were shown, and each player
+privately gets the openings of their own cards, so each can check that the cards dealt were
+fixed before the deal. Mucked cards stay hidden from everyone but their owner, and no opening
+is given for a card the viewer never saw.
+
+Privacy follows the user, not the seat number: each private event keeps the ids of the users
+who may read it (``HandEvent.readers``), fixed when it was recorded, so a player who sat in a
+seat earlier in the hand never reads what was dealt to whoever sat there after them. Cards
+come from the events' card fields only (:func:`games.events.event_cards`): a player whose name
+looks like a card opens nothing.
 """
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -19,19 +24,37 @@ from django.utils import timezone
 
 from cardroom.event_words import event_words
 from cardroom.models import Hand, Seat
-from games.cards import CardError, parse_card
 from games.deck import DeckCommitment, verify_opening
+from games.events import event_cards
 
-__all__ = ["hand_history", "seat_names", "viewer_seats"]
+__all__ = ["event_readers", "hand_history", "seat_names"]
 
 
-def viewer_seats(*, hand: Hand, user_id: int) -> set[int]:
-    """The seat numbers ``user_id`` held at the hand's table while the hand was played."""
-    ended: datetime = hand.ended or hand.started
-    seats = Seat.objects.filter(table_id=hand.table_id, user_id=user_id, joined__lte=ended).filter(
-        Q(left__isnull=True) | Q(left__gte=hand.started)
-    )
-    return set(seats.values_list("number", flat=True))
+def event_readers(
+    *, private_to: int | None, audience: Collection[int] | None, users: Mapping[int, int]
+) -> list[int] | None:
+    """The ids of the users who may read an event, ``None`` when everyone may.
+
+    ``users`` maps each seat to its player's id when the event is recorded. An event for a
+    group (``audience``) is for the players of those seats; one private to a seat, for that
+    seat's player; one private to nobody yet (``HIDDEN``), for no one.
+
+    >>> event_readers(private_to=None, audience=None, users={0: 7}) is None
+    True
+    >>> event_readers(private_to=1, audience=None, users={0: 7, 1: 8})
+    [8]
+    >>> event_readers(private_to=-1, audience=[1, 0], users={0: 7, 1: 8})
+    [7, 8]
+    >>> event_readers(private_to=-1, audience=None, users={0: 7})
+    []
+    """
+    if audience is not None:
+        seats = set(audience)
+    elif private_to is not None:
+        seats = {private_to}
+    else:
+        return None
+    return sorted({users[seat] for seat in seats if seat in users})
 
 
 def seat_names(*, hand: Hand) -> dict[int, str]:
@@ -43,23 +66,9 @@ def seat_names(*, hand: Hand) -> dict[int, str]:
     return {seat.number: seat.user.username for seat in seats.select_related("user")}
 
 
-def _cards_in(value: Any) -> set[str]:
-    """Every card named anywhere in an event's data (lists of card texts)."""
-    found: set[str] = set()
-    if isinstance(value, dict):
-        for item in value.values():
-            found |= _cards_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= _cards_in(item)
-    elif isinstance(value, str) and len(value) == 2:
-        with contextlib.suppress(CardError):  # text that is not a card: a name, a choice
-            found.add(str(parse_card(value)))
-    return found
-
-
-def hand_history(*, hand: Hand, seats: set[int]) -> dict[str, Any]:
-    """The events ``seats`` may read, in order, and the openings of the cards they saw.
+def hand_history(*, hand: Hand, user_id: int | None) -> dict[str, Any]:
+    """The events the user ``user_id`` may read (``None``: a spectator, who reads the public
+    ones), in order, and the openings of the cards they saw.
 
     Openings are given only once the hand has ended, and each is checked against the
     published root and leaves.
@@ -69,15 +78,12 @@ def hand_history(*, hand: Hand, seats: set[int]) -> dict[str, Any]:
     public_cards: set[str] = set()
     own_cards: set[str] = set()
     for event in hand.events.order_by("seq"):
-        if event.audience is not None:
-            # A private comparison: its cards are for the players in it, not public.
-            if not seats & set(event.audience):
-                continue
-            own_cards |= _cards_in(event.data)
-        elif event.private_to is None:
-            public_cards |= _cards_in(event.data)
-        elif event.private_to in seats:
-            own_cards |= _cards_in(event.data)
+        private = event.private_to is not None or event.audience is not None
+        if not private:
+            public_cards |= event_cards(event.data)
+        elif user_id is not None and user_id in (event.readers or ()):
+            # A private event names its readers; one without them is read by nobody.
+            own_cards |= event_cards(event.data)
         else:
             continue
         events.append(
@@ -86,7 +92,7 @@ def hand_history(*, hand: Hand, seats: set[int]) -> dict[str, Any]:
                 "type": event.type,
                 "data": event.data,
                 "words": event_words(event.data, names),
-                "private": event.private_to is not None or event.audience is not None,
+                "private": private,
             }
         )
     openings: list[dict[str, Any]] = []

@@ -47,6 +47,22 @@ class Table(models.Model):
     idle_limit_seconds = models.PositiveIntegerField(
         default=600, help_text="A disconnected player is stood up after this long."
     )
+    # Kept on the row the runtime locks anyway, so an action reads neither again.
+    open_hand = models.ForeignKey(
+        "Hand",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The hand in play (opened, not ended), if any.",
+    )
+    open_hand_dealt = models.BooleanField(
+        default=False,
+        help_text="The hand in play has been dealt (its Hand row says so once it ends).",
+    )
+    last_event_seq = models.PositiveIntegerField(
+        default=0, help_text="The seq of the table's latest hand event."
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -138,6 +154,8 @@ class Hand(models.Model):
         help_text="The per-position leaf hashes, published before the deal."
     )
     deck = models.JSONField(help_text="The deck order and salts, for auditors only.")
+    # While the hand is in play, Table.open_hand_dealt says whether it was dealt (the table
+    # row is written by every action anyway); this field gets it when the hand ends.
     dealt = models.BooleanField(
         default=False, help_text="Opened for its antes or bets, the hand is dealt later."
     )
@@ -157,7 +175,10 @@ class Hand(models.Model):
 
 
 class HandEvent(models.Model):
-    """One event of a table's history, in order. ``private_to``: the only seat that may read it."""
+    """One event of a table's history, in order. ``private_to``: the only seat that may read it;
+    ``readers``: the users who may read a private event, fixed when it was recorded (privacy
+    follows the player, not the seat number, which another player may take later in the hand).
+    """
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
     hand = models.ForeignKey(
@@ -172,6 +193,12 @@ class HandEvent(models.Model):
         null=True,
         blank=True,
         help_text="The seats that may read it, when several may (a private comparison).",
+    )
+    readers = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The ids of the users who may read a private event; empty: nobody yet. "
+        "Null for a public event.",
     )
     created = models.DateTimeField(auto_now_add=True)
 
@@ -198,11 +225,33 @@ class TableAction(models.Model):
     version = models.BigIntegerField(help_text="The table version this action produced.")
     seq = models.PositiveSmallIntegerField(help_text="Order within the version.")
     action = models.JSONField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The player whose action this was (none: the clock, a bot, an operator).",
+    )
+    # Null, not "": rows without an id (the clock's, a bot's) stay out of the unique index.
+    client_id = models.CharField(  # noqa: DJ001
+        max_length=400,
+        null=True,
+        blank=True,
+        help_text="The id the player's client gave the action (JSON text): applied once.",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints: ClassVar[list[Any]] = [
             models.UniqueConstraint(fields=["table", "version", "seq"], name="journal_order"),
+            # The protocol's promise: an action id a player had applied is never applied
+            # again, on any connection or process. The journal row is the receipt.
+            models.UniqueConstraint(
+                fields=["table", "actor", "client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="journal_client_id_once",
+            ),
         ]
         ordering: ClassVar[list[str]] = ["table", "version", "seq"]
 
@@ -261,26 +310,3 @@ class OperatorAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created:%Y-%m-%d %H:%M} {self.actor} {self.kind}"
-
-
-class ActionReceipt(models.Model):
-    """An action id a player's client sent and the runtime applied, kept so that the same id
-    is never applied twice, whatever connection or process it comes back on (a retry after a
-    dropped socket). Written in the action's own transaction: a receipt exists exactly when
-    the action was applied. The clock forgets them after a day (``cardroom.clock.RECEIPT_KEEP``)."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="receipts")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="receipts"
-    )
-    key = models.CharField(max_length=400, help_text="The client's action id, as JSON text.")
-    version = models.BigIntegerField(help_text="The table version the action produced.")
-    created = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        constraints: ClassVar[list[Any]] = [
-            models.UniqueConstraint(fields=["table", "user", "key"], name="one_receipt_an_id"),
-        ]
-
-    def __str__(self) -> str:
-        return f"table {self.table_id} user {self.user_id} id {self.key}"

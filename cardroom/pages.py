@@ -13,20 +13,35 @@ from accounts.selectors import bankroll_balance
 from cardroom.house_rules import house_rules
 from cardroom.models import Table
 from cardroom.presentation import describe_table
-from cardroom.selectors import current_commitment, recent_hands, table_state
+from cardroom.snapshots import snapshot_from_db, state_frame, table_from
 
-__all__ = ["table_page_context"]
+__all__ = ["page_context", "table_page_context"]
 
 
 def table_page_context(*, table: Table, user: User, oob: bool = False) -> dict[str, Any]:
-    """Everything the table page's regions draw, for one viewer."""
-    context = describe_table(table_state(table=table, user_id=user.pk))
+    """Everything the table page's regions draw, for one viewer, read from the database."""
+    snapshot = snapshot_from_db(table)
+    return page_context(
+        snapshot=snapshot,
+        state=state_frame(snapshot, user.pk),
+        bankroll_cents=bankroll_balance(user=user),
+        oob=oob,
+    )
+
+
+def page_context(
+    *, snapshot: dict[str, Any], state: dict[str, Any], bankroll_cents: int, oob: bool
+) -> dict[str, Any]:
+    """The regions' context from a snapshot and the viewer's frame: no database read, so the
+    page's socket draws every push in memory."""
+    table = table_from(snapshot)
+    context = describe_table(state)
     context.update(
         table=table,
-        recent=recent_hands(table=table),
-        commitment=current_commitment(table=table),
+        recent=snapshot.get("recent", []),
+        commitment=snapshot["commitment"],
         house_rules=house_rules(table),
-        bankroll_cents=bankroll_balance(user=user),
+        bankroll_cents=bankroll_cents,
         oob=oob,
     )
     return context

@@ -8,25 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from accounts.ledger import account_for
+from accounts.ledger import account_code as ledger_code
 from accounts.models import AccountKind, TransferKind, User
 
 __all__ = ["account_code", "transfer_kind"]
 
 
 def account_code(place: str, *, table_id: int, users: Mapping[int, User]) -> str:
-    """The ledger account code of a game's place at a table."""
+    """The ledger account code of a game's place at a table (no query: the ledger opens an
+    account the first time a posting names it)."""
     name, _, seat = place.partition(":")
     if name in ("stack", "bankroll"):
         user = users.get(int(seat))
         if user is None:
             raise ValueError(f"nobody sits in seat {seat} for {place!r}")
         kind = AccountKind.STACK if name == "stack" else AccountKind.BANKROLL
-        return account_for(kind=kind, user=user, table_id=table_id).code
-    if name in ("pot", "reserve"):
-        return account_for(kind=name, table_id=table_id).code
-    if name in ("rake", "house"):
-        return account_for(kind=name).code
+        return ledger_code(kind=kind, user_id=user.pk, table_id=table_id)
+    if name in ("pot", "reserve", "rake", "house"):
+        return ledger_code(kind=name, table_id=table_id)
     raise ValueError(f"unknown money place {place!r}")
 
 

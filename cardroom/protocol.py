@@ -9,6 +9,7 @@ a code from :data:`ERROR_CODES` and a sentence a person can read.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 __all__ = [
@@ -17,12 +18,17 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "MessageError",
     "check_message",
+    "check_text",
+    "decode",
     "error_frame",
     "id_key",
     "parse_message",
 ]
 
 MAX_MESSAGE_BYTES = 8 * 1024
+#: A JSON escape of NUL: ``\u0000`` after an even number of backslashes (``\\u0000`` is a
+#: backslash followed by the text "u0000", which is harmless).
+ESCAPED_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
 #: The largest amount a frame may name: far beyond any table, small enough to print and store.
 MAX_AMOUNT_CENTS = 10**12
 #: Fields of an action that hold an amount of money in cents.
@@ -48,9 +54,11 @@ ERROR_CODES = {
 class MessageError(ValueError):
     """A message the protocol refuses: ``code`` and a message a person can read."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, ident: Any = None) -> None:
         super().__init__(message)
         self.code = code
+        #: The refused action's id, where the frame had a usable one.
+        self.ident = ident
 
 
 def error_frame(ident: Any, code: str, message: str) -> dict[str, Any]:
@@ -62,20 +70,46 @@ def parse_message(text: str | None) -> dict[str, Any]:
     """Check one client frame against the protocol's schema; MessageError says what is wrong."""
     if text is None:
         raise MessageError("bad_frame", "send JSON text frames, not binary")
-    if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
-        raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
+    check_text(text)
     return check_message(decode(text))
+
+
+def check_text(text: str) -> None:
+    """A text frame within the size limit, and text that UTF-8 can carry (a lone surrogate,
+    as ``"\\ud800"`` decodes to, cannot be stored or sent back)."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        size = len(text.encode())
+    except UnicodeEncodeError as error:
+        raise MessageError("bad_frame", "the frame is not valid UTF-8 text") from error
+    if size > MAX_MESSAGE_BYTES:
+        raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
 
 
 def decode(text: str) -> Any:
     """JSON text as a value; deep nesting and oversized numbers are bad JSON, not a crash."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except (ValueError, RecursionError) as error:
         # RecursionError: thousands of nested brackets. ValueError also covers integers past
         # Python's digit limit, which would otherwise fail later, when the answer is written.
-        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)[:120]
+        if isinstance(error, RecursionError):
+            reason = "nested too deeply"
+        elif "digits" in str(error):
+            reason = "a number in it is too long"
+        else:
+            reason = str(error)[:120]
         raise MessageError("bad_json", f"not JSON: {reason}") from error
+    try:
+        # Escapes in the JSON can make what the frame's text could not: a lone surrogate, or
+        # a NUL that no database column takes.
+        json.dumps(value, ensure_ascii=False).encode()
+    except (UnicodeEncodeError, RecursionError) as error:
+        raise MessageError("bad_json", "the JSON holds text that is not valid Unicode") from error
+    if "\\u0000" in text and ESCAPED_NUL.search(text):
+        raise MessageError("bad_json", "the JSON holds a NUL character")
+    return value
 
 
 def check_message(message: Any) -> dict[str, Any]:
@@ -95,16 +129,16 @@ def check_message(message: Any) -> dict[str, Any]:
         )
     action = message.get("action")
     if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-        raise MessageError("bad_action", "'action' must be an object with a 'kind'")
+        raise MessageError("bad_action", "'action' must be an object with a 'kind'", ident)
     if len(action["kind"]) > 40:
-        raise MessageError("bad_action", "'kind' names an action, in at most 40 characters")
+        raise MessageError("bad_action", "'kind' names an action, in at most 40 characters", ident)
     for name in AMOUNT_FIELDS:
         value = action.get(name)
         # Other types are left to the rules, which say which amount they wanted.
         out_of_range = isinstance(value, int) and not 0 <= value <= MAX_AMOUNT_CENTS
         if out_of_range and not isinstance(value, bool):
             raise MessageError(
-                "bad_amount", f"'{name}' is out of range: amounts are 0 to $10 billion"
+                "bad_amount", f"'{name}' is out of range: amounts are 0 to $10 billion", ident
             )
     return message
 

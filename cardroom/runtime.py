@@ -10,22 +10,21 @@ records the deck's commitment in a new hand, and applies the deal in the same tr
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from accounts.ledger import Posting, ledger_post
-from accounts.models import User
+from accounts.ledger import LedgerError, Posting, ledger_post
+from accounts.models import Account, AccountKind, User
+from cardroom.broadcast import broadcast_on_commit
 from cardroom.engines import Engine, engine_for
 from cardroom.models import (
-    ActionReceipt,
     Hand,
     HandEvent,
     Round,
@@ -35,13 +34,15 @@ from cardroom.models import (
     TableStatus,
 )
 from cardroom.places import account_code, transfer_kind
+from cardroom.selectors import recent_hands
+from cardroom.snapshots import commitment_of, table_snapshot
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
 
 __all__ = [
     "Outcome",
-    "broadcast_on_commit",
     "journal_restore",
+    "locked_table",
     "moment_of",
     "settle",
     "table_act",
@@ -175,17 +176,49 @@ def _apply(
     now: datetime | None = None,
     action_id: str | None = None,
 ) -> Outcome:
-    with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+    try:
+        return _apply_locked(
+            table_id=table_id, action=action, user=user, now=now, action_id=action_id
+        )
+    except (IllegalAction, ConfigError, LedgerError, IntegrityError):
+        # A refusal may be the retry of an id that was applied (a top-up now over the limit,
+        # an ante already made, the journal's unique id): then it is answered as applied.
+        # Only failures pay for this look-up; the journal row is the receipt.
         if user is not None and action_id is not None:
-            # Under the table's lock: two retries of one id on two processes queue here.
-            earlier = ActionReceipt.objects.filter(table=table, user=user, key=action_id).first()
+            earlier = (
+                TableAction.objects.filter(table_id=table_id, actor=user, client_id=action_id)
+                .values_list("version", flat=True)
+                .first()
+            )
             if earlier is not None:
-                return Outcome(table.pk, earlier.version, (), repeated=True)
+                return Outcome(table_id, earlier, (), repeated=True)
+        raise
+
+
+def locked_table(table_id: int) -> Table:
+    """The table row, locked for this transaction, with its open hand (one query)."""
+    return (
+        Table.objects.select_for_update(of=("self",)).select_related("open_hand").get(pk=table_id)
+    )
+
+
+def _apply_locked(
+    *,
+    table_id: int,
+    action: dict[str, Any],
+    user: User | None,
+    now: datetime | None,
+    action_id: str | None,
+) -> Outcome:
+    with transaction.atomic():
+        table = locked_table(table_id)
         now = now or timezone.now()
         engine = engine_for(table.game)
         game = engine.game
-        seats = {s.number: s for s in Seat.objects.filter(table=table, left__isnull=True)}
+        seats = {
+            s.number: s
+            for s in Seat.objects.filter(table=table, left__isnull=True).select_related("user")
+        }
         users = {number: seat.user for number, seat in seats.items()}
         if user is not None:
             action = _player_action(table, game, action, user, seats, users)
@@ -201,12 +234,8 @@ def _apply(
             raise IllegalAction(f"the table is {table.get_status_display().lower()}: no new stakes")
         action["now"] = _timestamp(now)
         state, events = game.apply(game.load(table.state), action)
-        outcome = settle(table, engine, state, list(events), seats, users, now, [action])
-        if user is not None and action_id is not None:
-            ActionReceipt.objects.create(
-                table=table, user=user, key=action_id, version=outcome.version
-            )
-        return outcome
+        actor = None if user is None else (user, action_id)
+        return settle(table, engine, state, list(events), seats, users, now, [action], actor)
 
 
 def settle(
@@ -218,15 +247,23 @@ def settle(
     users: dict[int, User],
     now: datetime,
     journal: list[dict[str, Any]],
+    actor: tuple[User, str | None] | None = None,
 ) -> Outcome:
     """After ``apply``: deal if wanted, close a closing table, post, record and save.
+
+    ``actor``: the player whose action is the journal's first entry, and the id their client
+    gave it (kept with it, so that the id is never applied again).
 
     A paused table deals no more and holds its clock while it is between hands; a closing
     table finishes the hand in play, then stands every player up, cashing them out.
     """
     game = engine.game
     stamp = _timestamp(now)
-    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    hand = table.open_hand if table.open_hand and table.open_hand.ended is None else None
+    if hand is not None:
+        # Kept on the table row while the hand is in play (no write of its own at the deal);
+        # the Hand row gets it when the hand ends.
+        hand.dealt = table.open_hand_dealt
     while game.wants_deck(state) and table.status != TableStatus.PAUSED:
         if hand is None or hand.dealt:
             hand = _open_hand(table)
@@ -242,17 +279,26 @@ def settle(
         hand = _open_hand(table)
     version = table.version + 1
     TableAction.objects.bulk_create(
-        TableAction(table=table, version=version, seq=seq, action=action)
+        TableAction(
+            table=table,
+            version=version,
+            seq=seq,
+            action=action,
+            actor=actor[0] if actor and seq == 0 else None,
+            client_id=actor[1] if actor and seq == 0 else None,
+        )
         for seq, action in enumerate(journal)
     )
     _post_money(table, version, recorded, users, hand)
-    _record_events(table, version, recorded, now, hand)
+    _record_events(table, version, recorded, now, hand, users)
     _close_vacated_seats(table, game.view(state, None), seats, now)
-    if at_rest:
+    if at_rest and hand is not None and hand.ended is None and not hand.dealt:
         # A hand opened for its antes or bets that never came to a deal (too few players).
-        Hand.objects.filter(table=table, ended__isnull=True, dealt=False).update(
-            ended=now, result={"type": "hand_not_dealt"}
-        )
+        hand.ended = now
+        hand.result = {"type": "hand_not_dealt"}
+        hand.save(update_fields=["ended", "result"])
+    table.open_hand = hand if hand is not None and hand.ended is None else None
+    table.open_hand_dealt = table.open_hand is not None and hand is not None and hand.dealt
     if at_rest or any(event.to_json()["type"] == "hand_ended" for event in recorded):
         # The point a void returns to: everything after it belongs to the next hand.
         table.rest_state = game.dump(state)
@@ -265,16 +311,54 @@ def settle(
         None if held or table.status == TableStatus.CLOSED else moment_of(game.deadline(state))
     )
     table.save()
-    broadcast_on_commit(table)
+    broadcast_on_commit(table, _snapshot(table, recorded, seats, users, hand))
     return Outcome(table.pk, version, tuple(e.to_json()["type"] for e in recorded))
+
+
+def _snapshot(
+    table: Table,
+    recorded: list[Any],
+    seats: dict[int, Seat],
+    users: dict[int, User],
+    hand: Hand | None,
+) -> dict[str, Any]:
+    """What every watcher's frame is built from, from what this action already holds: the
+    log of hands is read again only when a hand ended, bankrolls only when one moved."""
+    ended = any(event.to_json()["type"] == "hand_ended" for event in recorded)
+    moved = {
+        users[int(place.split(":")[1])].pk
+        for event in recorded
+        for move in event.moves()
+        for place in (move.source, move.target)
+        if place.startswith("bankroll:") and int(place.split(":")[1]) in users
+    }
+    # Text keys: the snapshot crosses Redis as msgpack, whose maps take no integer keys.
+    bankrolls = {
+        str(user): balance
+        for user, balance in Account.objects.filter(
+            kind=AccountKind.BANKROLL, user_id__in=moved
+        ).values_list("user_id", "balance")
+    } if moved else None  # fmt: skip
+    online = [
+        (number, seat.user_id, seat.connections > 0 or users[number].is_bot)
+        for number, seat in sorted(seats.items())
+        if seat.left is None
+    ]
+    return table_snapshot(
+        table,
+        online,
+        commitment_of(hand),
+        stamp=secrets.token_hex(8),
+        recent=recent_hands(table=table) if ended else None,
+        bankrolls=bankrolls,
+    )
 
 
 def _deal(
     hand: Hand, game: Any, state: Any, stamp: float, journal: list[dict[str, Any]]
 ) -> tuple[Any, tuple[Any, ...]]:
-    """Deal the hand's committed deck."""
+    """Deal the hand's committed deck (the table row records that it was dealt)."""
     hand.dealt = True
-    hand.save(update_fields=["dealt"])
     action = {"kind": "deal", "deck": hand.deck["deck"], "now": stamp}
     journal.append(action)
     result: tuple[Any, tuple[Any, ...]] = game.apply(state, action)
@@ -324,6 +408,9 @@ def _player_action(
     named = action.pop("seat", None)
     fields = PLAYER_FIELDS.get(action["kind"], ())
     action = {"kind": action["kind"], **{name: action[name] for name in fields if name in action}}
+    if action.get("submit") is not True:
+        # The rules read only ``submit: true``; anything else a client put there is dropped.
+        action.pop("submit", None)
     if action["kind"] != "sit":
         if mine is None:
             raise IllegalAction("you are not seated at this table")
@@ -385,19 +472,30 @@ def _post_money(
                 )
             )
     if postings:
-        ledger_post(postings, table_id=table.pk, hand_id=hand.pk if hand else None)
+        ledger_post(postings, table_id=table.pk, hand_id=hand.pk if hand else None, fresh_keys=True)
 
 
 def _record_events(
-    table: Table, version: int, events: list[Any], now: datetime, hand: Hand | None
+    table: Table,
+    version: int,
+    events: list[Any],
+    now: datetime,
+    hand: Hand | None,
+    users: Mapping[int, User],
 ) -> None:
+    """Append ``events`` to the history; a private one names its readers by user, from who
+    sits where now (``users``), so a later occupant of its seat never reads it, nor it theirs."""
+    from cardroom.history import event_readers
+
     if not events:
         return
-    seq = HandEvent.objects.filter(table=table).aggregate(n=Max("seq"))["n"] or 0
+    seq = table.last_event_seq
+    ids = {number: user.pk for number, user in users.items()}
     rows = []
     for event in events:
         data = event.to_json()
         seq += 1
+        private_to, audience = getattr(event, "private_to", None), _audience(event)
         rows.append(
             HandEvent(
                 table=table,
@@ -406,8 +504,9 @@ def _record_events(
                 seq=seq,
                 type=data["type"],
                 data=data,
-                private_to=getattr(event, "private_to", None),
-                audience=_audience(event),
+                private_to=private_to,
+                audience=audience,
+                readers=event_readers(private_to=private_to, audience=audience, users=ids),
             )
         )
         if data["type"] == "round_started":
@@ -421,9 +520,10 @@ def _record_events(
         if data["type"] == "hand_ended" and hand is not None:
             hand.ended = now
             hand.result = data
-            hand.save(update_fields=["ended", "result"])
+            hand.save(update_fields=["ended", "result", "dealt"])
             hand = None
     HandEvent.objects.bulk_create(rows)
+    table.last_event_seq = seq
 
 
 def _audience(event: Any) -> list[int] | None:
@@ -440,22 +540,3 @@ def _close_vacated_seats(
         if number not in occupied:
             seat.left = now
             seat.save(update_fields=["left"])
-
-
-def broadcast_on_commit(table: Table) -> None:
-    """Tell the table's group its new version once the transaction commits (never before:
-    nobody may see a state that was rolled back)."""
-    group, table_id, version = table.group_name, table.pk, table.version
-    transaction.on_commit(lambda: _broadcast(group, table_id, version))
-
-
-def _broadcast(group: str, table_id: int, version: int) -> None:
-    layer = get_channel_layer()
-    if layer is None:  # pragma: no cover (always configured)
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            group, {"type": "table.version", "table": table_id, "version": version}
-        )
-    except Exception:  # a lost push is repaired by the client's version check
-        log.exception("could not tell %s about version %s", group, version)

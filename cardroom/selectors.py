@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-from cardroom.engines import engine_for
 from cardroom.models import Hand, Seat, Table
 
 __all__ = ["seat_of", "table_state"]
@@ -23,48 +21,13 @@ def seat_of(*, table: Table, user_id: int | None) -> int | None:
 
 
 def table_state(*, table: Table, user_id: int | None) -> dict[str, Any]:
-    """The ``state`` message for one viewer: the game's view of that seat, and the table's.
+    """The ``state`` message for one viewer, read from the database (see cardroom.snapshots).
 
     The game's view is the only source of cards, so nothing hidden can reach the viewer.
     """
-    game = engine_for(table.game).game
-    seat = seat_of(table=table, user_id=user_id)
-    view = game.view(game.load(table.state), seat)
-    deadline = view.get("deadline")
-    view["deadline"] = (
-        None if deadline is None else datetime.fromtimestamp(deadline, tz=UTC).isoformat()
-    )
-    view.setdefault("pot", 0)
-    view["table"] = {
-        "id": table.pk,
-        "name": table.name,
-        "game": table.game,
-        "preset": table.preset,
-        "status": table.status,
-        "stakes": table.stakes,
-    }
-    # House bots play from the server itself: always online.
-    online = {
-        number: connections > 0 or is_bot
-        for number, connections, is_bot in Seat.objects.filter(
-            table=table, left__isnull=True
-        ).values_list("number", "connections", "user__is_bot")
-    }
-    for entry in view.get("seats", []):
-        if entry.get("seat") in online:
-            entry["online"] = online[entry["seat"]]
-    if view.get("you") is None and user_id is not None:
-        view["you"] = _spectator_you(game, table, view)
-    return {"type": "state", "version": table.version, "table": view, "you": view.get("you")}
+    from cardroom.snapshots import snapshot_from_db, state_frame
 
-
-def _spectator_you(game: Any, table: Table, view: dict[str, Any]) -> dict[str, Any] | None:
-    """A logged-in viewer without a seat: no cards, and ``sit`` while a seat is free."""
-    free = [entry["seat"] for entry in view.get("seats", []) if "player" not in entry]
-    if not free or table.status != "open":
-        return {"seat": None, "cards": [], "legal_actions": []}
-    legal = game.legal_actions(game.load(table.state), free[0])
-    return {"seat": None, "cards": [], "legal_actions": [a for a in legal if a["kind"] == "sit"]}
+    return state_frame(snapshot_from_db(table), user_id)
 
 
 def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User
-from cardroom.history import hand_history, viewer_seats
+from cardroom.history import hand_history
 from cardroom.house_rules import house_rules
 from cardroom.models import Game, Hand, Table, TableStatus
 from cardroom.pages import table_page_context
@@ -72,8 +72,7 @@ def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     """One hand's history as this user may read it, with the openings that prove its deck."""
     hand = get_object_or_404(Hand, table_id=table_id, number=number)
     user: User = request.user  # type: ignore[assignment]
-    seats = viewer_seats(hand=hand, user_id=user.pk)
-    history = hand_history(hand=hand, seats=seats)
+    history = hand_history(hand=hand, user_id=user.pk)
     if request.GET.get("format") == "json":
         return JsonResponse(history)
     return render(request, "cardroom/hand.html", {"history": history, "table": hand.table})

@@ -82,6 +82,9 @@ def parse_card(token: str) -> Card:
     ...
     games.cards.CardError: not a card: '1x' (rank 2-9, T, J, Q, K, A or 10, then suit c, d, h, s)
     """
+    if not isinstance(token, str):
+        # Cards arrive from clients as JSON: a number, a list or null is a refusal, not a crash.
+        raise CardError(f"not a card: {token!r} (a card is text such as 'As' or '10h')")
     text = token.strip()
     if text[:2] == "10":
         text = "T" + text[2:]

@@ -42,12 +42,16 @@ A game's own events name their card fields and their privacy:
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import re
-from collections.abc import Collection
-from dataclasses import dataclass, fields
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, fields, is_dataclass
+from functools import cache
+from types import MappingProxyType
 from typing import Any, ClassVar
 
-from games.cards import DECK
+from games.cards import DECK, CardError, parse_card
 from games.engine import HIDDEN, Move, bankroll, stack
 
 __all__ = [
@@ -59,7 +63,9 @@ __all__ = [
     "SatIn",
     "SatOut",
     "ToppedUp",
+    "card_fields",
     "card_text",
+    "event_cards",
     "plain",
 ]
 
@@ -79,15 +85,16 @@ def plain(value: Any) -> Any:
 
 def card_text(value: Any) -> Any:
     """A card field as JSON: one card index, or a sequence of them, as text (``None`` stays).
+    A card already held as text stays as it is (Three Card Poker keeps its cards as text).
 
-    >>> card_text(51), card_text((51, 0)), card_text(None)
-    ('As', ['As', '2c'], None)
+    >>> card_text(51), card_text((51, 0)), card_text(None), card_text(("As", "2c"))
+    ('As', ['As', '2c'], None, ['As', '2c'])
     """
-    if value is None:
-        return None
+    if value is None or isinstance(value, str):
+        return value
     if isinstance(value, int):
         return str(DECK[value])
-    return [str(DECK[index]) for index in value]
+    return [card if isinstance(card, str) else str(DECK[card]) for card in value]
 
 
 class BaseEvent:
@@ -200,3 +207,76 @@ class ConnectionChanged(BaseEvent):
     type: ClassVar[str] = "connection_changed"
     seat: int
     connected: bool
+
+
+# Reading stored events back: a history holds each event as its JSON, named by its ``type``.
+# Only the fields a class declares in CARD_FIELDS hold cards; any other text (a player's name,
+# a choice, a hand in words) is never taken for a card, whatever it looks like.
+
+#: The modules whose events a table's history may hold, imported on first use (they import
+#: this module, so it cannot import them at its top).
+EVENT_MODULES = (
+    "games.guts.events",
+    "games.chinese_poker.events",
+    "games.three_card_poker.events",
+)
+
+
+@cache
+def card_fields() -> Mapping[str, frozenset[str]]:
+    """Each event ``type`` → the names of the fields that hold its cards. Where classes of
+    several games share a type (``cards_dealt``, ``player_sat``, ...), their card fields are
+    united.
+
+    >>> sorted(card_fields()["hand_shown"]), sorted(card_fields()["player_sat"])
+    (['card', 'cards'], ['card', 'cards'])
+    """
+    for name in EVENT_MODULES:
+        importlib.import_module(name)
+    found: dict[str, frozenset[str]] = {}
+    pending: list[type[BaseEvent]] = [BaseEvent]
+    while pending:
+        for cls in pending.pop().__subclasses__():
+            pending.append(cls)
+            if is_dataclass(cls):  # an event, not a shared base such as a game's ``_Event``
+                found[cls.type] = found.get(cls.type, frozenset()) | cls.CARD_FIELDS
+    return MappingProxyType(found)
+
+
+def event_cards(data: Mapping[str, Any]) -> frozenset[str]:
+    """The cards a stored event names: those in its type's card fields, and no others.
+
+    A card field holds a card, a list of them (at any depth), or records whose own card fields
+    hold them (Chinese Poker's revealed hands: each seat's rows). An unknown type has none.
+
+    >>> shown = {"type": "hand_shown", "seat": 1, "cards": ["9s", "Ah"], "description": "9s"}
+    >>> sorted(event_cards(shown))
+    ['9s', 'Ah']
+    >>> event_cards({"type": "player_sat", "seat": 2, "player": "9s", "amount": 500})
+    frozenset()
+    >>> revealed = {"type": "hand_revealed", "hands": [{"seat": 0, "front": ["Qd", "Qh", "2c"],
+    ...     "middle": [], "back": [], "natural": None, "status": "regular", "why": "Kd"}]}
+    >>> sorted(event_cards(revealed))
+    ['2c', 'Qd', 'Qh']
+    """
+    names = card_fields().get(str(data.get("type")), frozenset())
+    return frozenset(_record_cards(data, names))
+
+
+def _record_cards(record: Mapping[str, Any], names: frozenset[str]) -> set[str]:
+    found: set[str] = set()
+    for name in names & record.keys():
+        found |= _cards(record[name], names)
+    return found
+
+
+def _cards(value: Any, names: frozenset[str]) -> set[str]:
+    if isinstance(value, str):
+        with contextlib.suppress(CardError):  # an empty or odd entry names no card
+            return {str(parse_card(value))}
+        return set()
+    if isinstance(value, Mapping):
+        return _record_cards(value, names)
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_cards(item, names) for item in value))
+    return set()

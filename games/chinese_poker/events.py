@@ -154,6 +154,8 @@ class HandRevealed(_Event):
     """Every hand, shown: per seat its rows, its natural and how it plays (``status``:
     regular, natural, foul or surrender, ``why`` for a foul)."""
 
+    # Each seat's record in ``hands`` holds its rows (card text) under the row fields.
+    CARD_FIELDS = _Event.CARD_FIELDS | {"hands"}
     type: ClassVar[str] = "hand_revealed"
     hands: tuple[tuple[tuple[str, Any], ...], ...]
 

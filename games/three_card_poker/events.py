@@ -148,6 +148,7 @@ class HandStarted(BaseEvent):
 class CardsDealt(BaseEvent):
     """Three cards dealt face down to ``seat`` (``None``: the dealer)."""
 
+    CARD_FIELDS = frozenset({"cards"})  # held as text already: written as they are
     seat: int | None
     cards: tuple[str, ...]
 
@@ -181,6 +182,7 @@ class Folded(BaseEvent):
 class DealerRevealed(BaseEvent):
     """The dealer's cards turned up, with the hand's name and whether it qualifies."""
 
+    CARD_FIELDS = frozenset({"cards"})
     cards: tuple[str, ...]
     hand: str
     qualifies: bool

@@ -4,20 +4,18 @@ failure answered as "not applied", only what the rules read journaled."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import OperationalError
-from django.utils import timezone
 
 from accounts.models import Transfer
 from cardroom.auth import token_create
-from cardroom.clock import receipts_sweep
-from cardroom.models import ActionReceipt, Table, TableAction
+from cardroom.models import Table, TableAction
 from cardroom.presentation import cents_from_dollars
 from cardroom.protocol import MessageError, parse_message
 from cardroom.runtime import table_act
+from games.engine import IllegalAction
 from tests.cardroom.test_api_consumer import Client, make_clients
 from tests.cardroom.test_page_consumer import Page
 
@@ -87,7 +85,7 @@ async def test_an_action_id_is_applied_once_across_connections(table):
         pass
     await ann.close()
     # The socket dropped before the client saw its answer: it retries on a new connection.
-    user = (await ActionReceipt.objects.select_related("user").afirst()).user
+    user = (await TableAction.objects.select_related("actor").aget(client_id='"top-1"')).actor
     again = Client(table.pk, await sync_to_async(token_create)(user=user))
     await again.connect()
     await again.send(top_up)
@@ -112,11 +110,20 @@ def test_the_runtime_applies_an_id_once_and_says_it_was_repeated(table, make_pla
     assert not table_act(table_id=table.pk, user=ben, action=sit, action_id='"s"').repeated
 
 
-def test_receipts_are_kept_a_day_then_forgotten(table, make_player):
+def test_a_retried_id_that_the_rules_would_now_refuse_is_answered_as_applied(table, make_player):
     ann = make_player("ann")
     table_act(table_id=table.pk, user=ann, action={"kind": "sit", "buy_in": 20_000}, action_id="1")
-    assert receipts_sweep(now=timezone.now() + timedelta(hours=23)) == 0
-    assert receipts_sweep(now=timezone.now() + timedelta(hours=25)) == 1
+    # Sitting again is refused ("already in seat"), but this is the same request, retried.
+    again = table_act(
+        table_id=table.pk, user=ann, action={"kind": "sit", "buy_in": 20_000}, action_id="1"
+    )
+    assert again.repeated
+    with pytest.raises(IllegalAction, match="already"):
+        table_act(
+            table_id=table.pk, user=ann, action={"kind": "sit", "buy_in": 20_000}, action_id="2"
+        )
+    entry = TableAction.objects.get(table=table, client_id="1")
+    assert (entry.actor, entry.action["kind"]) == (ann, "sit")
 
 
 async def test_a_database_failure_mid_action_is_answered_as_not_applied(table, monkeypatch):

@@ -173,8 +173,9 @@ def test_every_chip_of_a_hand_is_recorded_against_it(survivor_table, seated):
     play_on = [ben, cat]
     for player in play_on:
         table_act(table_id=survivor_table.pk, user=player, action={"kind": "ante"})
-    hand.refresh_from_db()
-    assert hand.dealt
+    survivor_table.refresh_from_db()
+    # While the hand is in play the table row says it was dealt; the Hand row, once it ends.
+    assert (survivor_table.open_hand, survivor_table.open_hand_dealt) == (hand, True)
     antes = Transfer.objects.filter(kind="ante", table_id=survivor_table.pk)
     assert sorted(antes.values_list("hand_id", flat=True)) == [hand.pk] * 3
 

@@ -85,9 +85,9 @@ def test_a_private_comparison_is_shown_only_to_the_players_in_it(three_five_seve
     assert all(sorted(e.audience) == sorted([seat_of(three_five_seven, p) for p in (ann, ben)])
                for e in private)  # fmt: skip
     hand = Hand.objects.get(table=three_five_seven, number=1)
-    for_cat = hand_history(hand=hand, seats={seat_of(three_five_seven, cat)})
+    for_cat = hand_history(hand=hand, user_id=cat.pk)
     assert not any(e["type"] == "hand_shown_privately" for e in for_cat["events"])
-    for_ann = hand_history(hand=hand, seats={seat_of(three_five_seven, ann)})
+    for_ann = hand_history(hand=hand, user_id=ann.pk)
     assert any(e["type"] == "hand_shown_privately" for e in for_ann["events"])
 
 

@@ -16,6 +16,7 @@ from django.core.management import call_command
 
 from cardroom.models import Hand
 from games.cards import CardError, parse_card
+from games.events import event_cards
 
 PASSWORD = "e2e-passphrase-1"
 #: A phone-sized viewport: every page must be usable on it.
@@ -95,24 +96,9 @@ def private_cards(hand: Hand) -> dict[int, set[str]]:
     """The cards of each private event of a hand, by who may read it (-1: nobody yet)."""
     owners: dict[int, set[str]] = {}
     for event in hand.events.exclude(private_to__isnull=True):
-        owners.setdefault(event.private_to, set()).update(_cards_in(event.data))
+        # Only the events' card fields hold cards: no name or other text is taken for one.
+        owners.setdefault(event.private_to, set()).update(event_cards(event.data))
     return owners
-
-
-def _cards_in(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set().union(*(_cards_in(item) for item in value.values()))
-    if isinstance(value, list):
-        return set().union(*(_cards_in(item) for item in value))
-    if isinstance(value, str):
-        found = set()
-        for token in value.split():
-            try:
-                found.add(str(parse_card(token)))
-            except CardError:
-                continue
-        return found
-    return set()
 
 
 def assert_no_foreign_cards(player: Player, seat: int, hand: Hand, marker: str) -> int:

@@ -1,0 +1,81 @@
+"""Telling a table's watchers about a new version, after commit, without waiting.
+
+The runtime runs in worker threads (a socket's action) or in the clock's thread. A worker thread
+must not block on the send: waiting on the server's event loop from a worker thread is what
+kept daphne from stopping (the loop had stopped, the worker waited for it forever, and the
+interpreter waited for the worker). So the send is handed to the server's loop and the worker
+goes on. A process with no server loop (``runclock``, a management command, a sync test) sends
+from its own thread, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+__all__ = ["ServerLoop", "broadcast_on_commit", "version_message"]
+
+log = logging.getLogger(__name__)
+
+#: The event loop of this process's server, once it has served anything.
+_loop: asyncio.AbstractEventLoop | None = None
+
+
+class ServerLoop:
+    """ASGI middleware that remembers the server's event loop for sends from other threads."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        global _loop
+        # Every call: a test runs each of its servers on a loop of its own.
+        _loop = asyncio.get_running_loop()
+        return await self.app(scope, receive, send)
+
+
+def version_message(table_id: int, version: int, snapshot: dict[str, Any] | None) -> dict[str, Any]:
+    """The group message of a new version; with its snapshot, every watcher builds its frame
+    without reading the database (cardroom.snapshots)."""
+    message: dict[str, Any] = {"type": "table.version", "table": table_id, "version": version}
+    if snapshot is not None:
+        message["snapshot"] = snapshot
+    return message
+
+
+def broadcast_on_commit(table: Any, snapshot: dict[str, Any] | None = None) -> None:
+    """Tell the table's group its new version once the transaction commits (never before:
+    nobody may see a state that was rolled back)."""
+    group, message = table.group_name, version_message(table.pk, table.version, snapshot)
+    transaction.on_commit(lambda: send_to_group(group, message))
+
+
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Send without waiting where the server's loop runs; a lost push is repaired by the
+    clients' version check (a gap asks for ``sync``)."""
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover (always configured)
+        return
+    loop = _loop
+    if loop is not None and not loop.is_closed():
+        try:
+            asyncio.run_coroutine_threadsafe(_send(layer, group, message), loop)
+        except RuntimeError:  # the loop stopped: the process is going down
+            log.info("%s: not sent, the server is stopping", group)
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        log.exception("could not tell %s about version %s", group, message["version"])
+
+
+async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
+    try:
+        await layer.group_send(group, message)
+    except Exception:
+        log.exception("could not tell %s about version %s", group, message["version"])

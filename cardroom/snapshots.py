@@ -1,0 +1,144 @@
+"""A table as it stands at one version: everything any viewer's frame is built from.
+
+The runtime builds a snapshot from what it already holds in the action's transaction and sends
+it with the version after commit, so every connection builds its own viewer's frame in memory
+(``state_frame``: the game's ``view`` is pure) with no database read on the push path. A
+connection that opens, or asks for ``sync``, reads the same snapshot from the database.
+
+A snapshot is plain JSON (it crosses Redis): the table's fields and state, who sits where and
+whether they are online, the deck commitment of the hand in play, and, only in the versions
+that change them, the recent hands and the bankrolls that moved.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from datetime import UTC, datetime
+from threading import Lock
+from typing import Any
+
+from cardroom.engines import engine_for
+from cardroom.models import Hand, Seat, Table
+
+__all__ = ["snapshot_from_db", "state_frame", "table_from", "table_snapshot"]
+
+#: Table fields a snapshot carries (what the frames and the page's regions show).
+TABLE_FIELDS = ("name", "game", "preset", "config", "stakes", "status")
+#: Loaded game states by the stamp of the snapshot that carried them, shared by every viewer of
+#: the process: loading the JSON state is the costly part of a frame, and the same for all.
+_LOADED: OrderedDict[str, Any] = OrderedDict()
+_LOADED_MAX = 1024
+_LOADED_LOCK = Lock()
+
+
+def table_snapshot(
+    table: Table,
+    seats: list[tuple[int, int, bool]],
+    commitment: dict[str, Any] | None,
+    *,
+    stamp: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A snapshot from values in hand. ``seats``: (number, user id, online) of each occupied
+    seat. ``stamp``: unique to this snapshot, so that its loaded state may be shared (the
+    runtime's; a snapshot read from the database has none). ``extra``: ``recent`` (the log of
+    hands) and ``bankrolls`` ({user id as text: cents}) when this version changed them."""
+    snapshot = {
+        "stamp": stamp,
+        "id": table.pk,
+        "version": table.version,
+        "state": table.state,
+        **{name: getattr(table, name) for name in TABLE_FIELDS},
+        "seats": [list(entry) for entry in seats],
+        "commitment": commitment,
+    }
+    snapshot.update((name, value) for name, value in extra.items() if value is not None)
+    return snapshot
+
+
+def snapshot_from_db(table: Table) -> dict[str, Any]:
+    """The snapshot of ``table`` as the database holds it (a connection's first frame, sync)."""
+    from cardroom.selectors import current_commitment, recent_hands
+
+    seats = list(
+        Seat.objects.filter(table=table, left__isnull=True).values_list(
+            "number", "user_id", "connections", "user__is_bot"
+        )
+    )
+    # House bots play from the server itself: always online.
+    return table_snapshot(
+        table,
+        [(number, user, connections > 0 or bot) for number, user, connections, bot in seats],
+        current_commitment(table=table),
+        recent=recent_hands(table=table),
+    )
+
+
+def commitment_of(hand: Hand | None) -> dict[str, Any] | None:
+    """The published commitment of the hand in play, if one is open."""
+    if hand is None or hand.ended is not None:
+        return None
+    return {"number": hand.number, "root": hand.commitment_root}
+
+
+def table_from(snapshot: dict[str, Any]) -> Table:
+    """An unsaved Table carrying the snapshot's fields, for templates that draw a table."""
+    fields = {name: snapshot[name] for name in TABLE_FIELDS}
+    return Table(pk=snapshot["id"], version=snapshot["version"], state=snapshot["state"], **fields)
+
+
+def _loaded(game: Any, snapshot: dict[str, Any]) -> Any:
+    key = snapshot.get("stamp")
+    if key is None:
+        return game.load(snapshot["state"])
+    with _LOADED_LOCK:
+        state = _LOADED.get(key)
+        if state is not None:
+            _LOADED.move_to_end(key)
+            return state
+    state = game.load(snapshot["state"])
+    with _LOADED_LOCK:
+        _LOADED[key] = state
+        while len(_LOADED) > _LOADED_MAX:
+            _LOADED.popitem(last=False)
+    return state
+
+
+def state_frame(snapshot: dict[str, Any], user_id: int | None) -> dict[str, Any]:
+    """The ``state`` message for one viewer: the game's view of that viewer's seat.
+
+    The game's view is the only source of cards, so nothing hidden can reach the viewer.
+    """
+    game = engine_for(snapshot["game"]).game
+    state = _loaded(game, snapshot)
+    seat = next((entry[0] for entry in snapshot["seats"] if entry[1] == user_id), None)
+    view = game.view(state, seat)
+    deadline = view.get("deadline")
+    view["deadline"] = (
+        None if deadline is None else datetime.fromtimestamp(deadline, tz=UTC).isoformat()
+    )
+    view.setdefault("pot", 0)
+    view["table"] = {
+        "id": snapshot["id"],
+        "name": snapshot["name"],
+        "game": snapshot["game"],
+        "preset": snapshot["preset"],
+        "status": snapshot["status"],
+        "stakes": snapshot["stakes"],
+    }
+    online = {entry[0]: entry[2] for entry in snapshot["seats"]}
+    for entry in view.get("seats", []):
+        if entry.get("seat") in online:
+            entry["online"] = online[entry["seat"]]
+    if view.get("you") is None and user_id is not None:
+        view["you"] = _spectator_you(game, state, snapshot["status"], view)
+    return {"type": "state", "version": snapshot["version"], "table": view, "you": view.get("you")}
+
+
+def _spectator_you(game: Any, state: Any, status: str, view: dict[str, Any]) -> dict[str, Any]:
+    """A logged-in viewer without a seat: no cards, and ``sit`` while a seat is free."""
+    free = [entry["seat"] for entry in view.get("seats", []) if "player" not in entry]
+    if not free or status != "open":
+        return {"seat": None, "cards": [], "legal_actions": []}
+    legal = game.legal_actions(state, free[0])
+    return {"seat": None, "cards": [], "legal_actions": [a for a in legal if a["kind"] == "sit"]}

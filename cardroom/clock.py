@@ -20,7 +20,7 @@ import time
 from datetime import datetime, timedelta
 
 from django.db import close_old_connections, connection, transaction
-from django.db.models import Min
+from django.db.models import Min, Q
 from django.utils import timezone
 
 from accounts.ledger import LedgerError
@@ -68,9 +68,13 @@ def clock_sweep(*, now: datetime | None = None, limit: int = 100) -> int:
 
 
 def presence_sweep(*, now: datetime | None = None) -> int:
-    """Sit out players away past the grace; stand up those away past the idle limit."""
+    """Sit out players away past the grace; stand up those away past the idle limit.
+
+    A seat whose connections no process renews any more (the process died with them open)
+    is disconnected first: away since its lease ran out.
+    """
     now = now or timezone.now()
-    changed = 0
+    changed = _expire_leases(now)
     away = Seat.objects.filter(left__isnull=True, connections=0, last_seen__isnull=False)
     for seat in away.select_related("table"):
         config = seat.table.config
@@ -89,6 +93,31 @@ def presence_sweep(*, now: datetime | None = None) -> int:
         Seat.objects.filter(pk=seat.pk).update(presence_step=2 if kind == "leave" else 1)
         changed += 1
     return changed
+
+
+def _expire_leases(now: datetime) -> int:
+    stale = Seat.objects.filter(left__isnull=True, connections__gt=0).filter(
+        Q(lease_until__lt=now) | Q(lease_until__isnull=True)
+    )
+    expired = 0
+    for seat in stale:
+        with transaction.atomic():
+            # Counted again under the lock: a socket may have come back meanwhile.
+            gone = (
+                Seat.objects.select_for_update()
+                .filter(pk=seat.pk, connections__gt=0)
+                .filter(Q(lease_until__lt=now) | Q(lease_until__isnull=True))
+                .update(connections=0, last_seen=seat.lease_until or now)
+            )
+            if gone:
+                with contextlib.suppress(IllegalAction):
+                    table_apply(
+                        table_id=seat.table_id,
+                        action={"kind": "disconnect", "seat": seat.number},
+                        now=now,
+                    )
+                expired += 1
+    return expired
 
 
 class ClockThread(threading.Thread):

@@ -18,12 +18,13 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
+from cardroom import freshness
 from cardroom.models import Seat, Table
 from cardroom.pages import page_context
 from cardroom.presentation import cents_from_dollars
@@ -55,6 +56,10 @@ UNAVAILABLE = (
 INTERNAL = "something went wrong on our side, so this was not applied: you may send it again"
 #: Answers a client should be able to retry with the same id: they are not remembered.
 RETRYABLE = frozenset({"unavailable", "internal", "rate_limited"})
+#: Actions go through the one thread Channels keeps for database writes only on SQLite, which
+#: has a single writer anyway; PostgreSQL serialises each table's actions by its row lock, so
+#: actions at different tables run in parallel threads.
+SERIAL_WRITES = connection.vendor == "sqlite"
 #: Table ids are bigint primary keys: a larger number in the URL names no table.
 MAX_TABLE_ID = 2**63 - 1
 
@@ -66,6 +71,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     group: str
     version: int
     snapshot: dict[str, Any] | None = None
+    #: The viewer holds a seat here: this process renews its presence lease.
+    seated = False
 
     async def connect(self) -> None:
         # A refusal is accepted, then closed with its code: a handshake refused outright
@@ -90,6 +97,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.answered: dict[str, dict[str, Any]] = {}
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        freshness.watch(self)
         await database_sync_to_async(self._presence)(+1)
         await self.push_state(force=True)
 
@@ -99,6 +107,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
+            freshness.unwatch(self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await database_sync_to_async(self._presence)(-1)
 
@@ -169,7 +178,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 return error_frame(ident, "refused", str(error))
             return {"type": "suggestion", "id": ident, **rows}
         try:
-            await database_sync_to_async(table_act)(
+            await database_sync_to_async(table_act, thread_sensitive=SERIAL_WRITES)(
                 table_id=self.table_id, user=self.scope["user"], action=action, action_id=key
             )
         except (IllegalAction, ConfigError, LedgerError) as error:
@@ -222,6 +231,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             snapshot = {**snapshot, "recent": self.snapshot.get("recent", [])}
         self.snapshot = snapshot
         self.version = snapshot["version"]
+        user = self.scope["user"].pk
+        self.seated = any(entry[1] == user for entry in snapshot["seats"])
         return snapshot
 
     async def send_state(self, state: dict[str, Any]) -> None:
@@ -246,7 +257,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             seat.last_seen = timezone.now()
             if seat.connections:
                 seat.presence_step = 0
-            seat.save(update_fields=["connections", "last_seen", "presence_step"])
+                seat.lease_until = seat.last_seen + freshness.LEASE
+            seat.save(update_fields=["connections", "last_seen", "presence_step", "lease_until"])
             if (before == 0) != (seat.connections == 0):
                 kind = "connect" if seat.connections else "disconnect"
                 # A game without presence flags, or a seat already standing up: fine.

@@ -95,6 +95,12 @@ class Seat(models.Model):
     left = models.DateTimeField(null=True, blank=True, help_text="Kept for the hand histories.")
     connections = models.PositiveIntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Renewed by every process with a socket of this player (cardroom.freshness); "
+        "past it, the connections counted here belong to a process that is gone.",
+    )
     presence_step = models.PositiveSmallIntegerField(
         default=0, help_text="0 present or within grace; 1 sat out by the clock; 2 stood up."
     )

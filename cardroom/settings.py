@@ -156,7 +156,14 @@ ASGI_APPLICATION = "cardroom.asgi.application"
 
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        # Each worker thread keeps its connection for a minute instead of opening one per
+        # action (that was a seventh of a busy server's time), checked before reuse so a
+        # restarted database costs one failed check, not a failed action. The tests close
+        # theirs at once: a connection left open in a thread would block dropping the test
+        # database.
+        conn_max_age=envint("CARDROOM_CONN_MAX_AGE", 0 if TESTING else 60),
+        conn_health_checks=True,
     )
 }
 # One test database per test run, so two runs at once never share one (xdist's workers add
@@ -179,7 +186,18 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # channels_redis waits for messages with a 5-second blocking pop; redis-py 8
+                # times a silent socket out after 5 s too, so a quiet WebSocket was closed
+                # with 1011 every few seconds. Reads may take longer than the pop; a dead
+                # Redis is still noticed, by the connect timeout and the health checks.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 30,
+                        "socket_connect_timeout": 5,
+                        "health_check_interval": 15,
+                    }
+                ],
                 # Parallel test workers share one Redis: keep their groups apart.
                 "prefix": "cardroom" + os.environ.get("PYTEST_XDIST_WORKER", ""),
             },
@@ -231,6 +249,8 @@ CARDROOM_WS_RATE_BURST = envint("CARDROOM_WS_RATE_BURST", 20)
 CARDROOM_WS_RATE_PER_SECOND = envint("CARDROOM_WS_RATE_PER_SECOND", 10)
 # The clock: in the server process on the embedded default; `runclock` runs it alone.
 CARDROOM_CLOCK_IN_PROCESS = envbool("CARDROOM_CLOCK_IN_PROCESS", not TESTING)
+# The load script's bare broadcast route (cardroom/bench.py), for the servers it starts only.
+CARDROOM_BENCH = envbool("CARDROOM_BENCH", False)
 
 LOGGING = {
     "version": 1,

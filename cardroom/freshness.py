@@ -1,0 +1,103 @@
+"""Keeping every socket of this process fresh, and its players' seats leased.
+
+Pushes travel over the channel layer; a process that lost Redis for a while misses them, and
+its clients would sit on an old version without knowing. So every ``FRESHNESS_SECONDS`` each
+process reads the versions of the tables its sockets watch (one query) and pushes a fresh state
+to any socket behind. In the same round it renews the presence lease of every seat that has a
+socket here: a process that dies (kill -9, a crash) renews nothing, its seats' leases run out,
+and the clock of any other process treats those players as gone (``cardroom.clock``), where a
+connection counter would have kept them "online" forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from datetime import timedelta
+from functools import reduce
+from operator import or_
+from typing import Any, Protocol
+
+from channels.db import database_sync_to_async
+from django.db.models import Q
+from django.utils import timezone
+
+from cardroom.models import Seat, Table
+
+__all__ = ["FRESHNESS_SECONDS", "LEASE", "unwatch", "watch"]
+
+log = logging.getLogger(__name__)
+
+FRESHNESS_SECONDS = 10.0
+#: How long a renewal holds a seat: three rounds, so one slow round does not drop anyone.
+LEASE = timedelta(seconds=3 * FRESHNESS_SECONDS)
+
+
+class Watcher(Protocol):
+    table_id: int
+    version: int
+    scope: dict[str, Any]
+
+    async def push_state(self, *, force: bool = False) -> None: ...
+
+
+_watchers: dict[int, set[Watcher]] = defaultdict(set)
+_task: asyncio.Task[None] | None = None
+
+
+def watch(consumer: Watcher) -> None:
+    """Keep ``consumer`` fresh from now on (the round runs on the caller's event loop)."""
+    global _task
+    _watchers[consumer.table_id].add(consumer)
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(_rounds(), name="cardroom-freshness")
+
+
+def unwatch(consumer: Watcher) -> None:
+    watching = _watchers.get(consumer.table_id)
+    if watching is not None:
+        watching.discard(consumer)
+        if not watching:
+            del _watchers[consumer.table_id]
+
+
+async def _rounds() -> None:
+    while _watchers:
+        await asyncio.sleep(FRESHNESS_SECONDS)
+        try:
+            await freshness_round()
+        except Exception:  # the database is away: try again next round
+            log.exception("freshness round failed")
+
+
+async def freshness_round() -> int:
+    """One round: renew the leases, repair the sockets behind; returns how many were."""
+    watchers = {table: set(group) for table, group in _watchers.items() if group}
+    seated = {
+        (table, watcher.scope["user"].pk)
+        for table, group in watchers.items()
+        for watcher in group
+        if getattr(watcher, "seated", False)
+    }
+    versions = await database_sync_to_async(_renew_and_read)(list(watchers), seated)
+    behind = [
+        watcher
+        for table, group in watchers.items()
+        for watcher in group
+        if versions.get(table, -1) > watcher.version
+    ]
+    for watcher in behind:
+        try:
+            await watcher.push_state()
+        except Exception:
+            log.exception("table %s: could not repair a stale socket", watcher.table_id)
+    return len(behind)
+
+
+def _renew_and_read(tables: list[int], seated: set[tuple[int, int]]) -> dict[int, int]:
+    if seated:
+        pairs = reduce(or_, (Q(table_id=table, user_id=user) for table, user in seated))
+        Seat.objects.filter(pairs, left__isnull=True).update(lease_until=timezone.now() + LEASE)
+    return dict(Table.objects.filter(pk__in=tables).values_list("pk", "version"))

@@ -34,7 +34,9 @@ if settings.CARDROOM_CLOCK_IN_PROCESS:
     # Under daphne, stop the clock as the server begins to stop (SIGTERM, Ctrl-C), so it
     # applies nothing more while the process winds down.
     if (reactor := sys.modules.get("twisted.internet.reactor")) is not None:
-        reactor.addSystemEventTrigger("before", "shutdown", _clock.stop, 2.0)
+        # No waiting here: this runs on the event loop; each timeout is its own transaction,
+        # so a sweep stopped between two of them leaves nothing half done.
+        reactor.addSystemEventTrigger("before", "shutdown", _clock.stop)
 
 application = ServerLoop(
     ProtocolTypeRouter(

@@ -126,25 +126,29 @@ class ClockThread(threading.Thread):
     def __init__(self) -> None:
         super().__init__(name="cardroom-clock", daemon=True)
         self.stopping = threading.Event()
+        self.slow_due = 0.0
 
     def run(self) -> None:
         log.info("clock started")
-        slow_due = 0.0
+        self.slow_due = 0.0
         while not self.stopping.is_set():
             try:
-                clock_sweep()
-                # Presence is timed in tens of seconds and bots think for a second or more:
-                # they need not run on every fast tick of the deadline loop.
-                if time.monotonic() >= slow_due:
-                    slow_due = time.monotonic() + SLOW_SWEEP_SECONDS
-                    presence_sweep()
-                    bots_sweep()
+                self.tick()
             except Exception:
                 log.exception("clock sweep failed")
             finally:
                 close_old_connections()
             self.stopping.wait(self.pause())
         log.info("clock stopped")
+
+    def tick(self) -> None:
+        clock_sweep()
+        # Presence is timed in tens of seconds and bots think for a second or more: they
+        # need not run on every fast tick of the deadline loop.
+        if time.monotonic() >= self.slow_due:
+            self.slow_due = time.monotonic() + SLOW_SWEEP_SECONDS
+            presence_sweep()
+            bots_sweep()
 
     def pause(self) -> float:
         """Sleep until the next deadline, but never longer than the poll interval.

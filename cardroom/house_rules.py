@@ -24,9 +24,7 @@ def _money(value: Any) -> str:
 SENTENCES: dict[str, dict[Any, str]] = {
     "cards": {2: "Two cards each.", 3: "Three cards each (three-card ranking)."},
     "declare": {
-        "sequential": (
-            "Declare in turn from the dealer's left; the dealer is In if all others are Out."
-        ),
+        "sequential": "Declare in turn from the dealer's left; the dealer declares last.",
         "simultaneous": "Everyone declares at once.",
     },
     "payers": {"worst_losers": "Only the worst hand In pays."},
@@ -113,6 +111,13 @@ def house_rules(table: Table) -> list[str]:
         value = getattr(config, name, None)
         if value in sentences:
             lines.append(sentences[value])
+        if name == "declare" and value == "sequential":
+            lines.append(
+                "If all before the dealer are Out, the dealer takes the pot unseen."
+                if getattr(config, "dealer_auto_in", False)
+                else "The dealer is never In automatically: if all are Out, the rule for "
+                "nobody In applies."
+            )
     basis_points = getattr(config, "rake_basis_points", None)
     if basis_points is not None:
         cap = getattr(config, "rake_cap", 0)

@@ -9,9 +9,13 @@ Decisions where the page is silent (besides those in :mod:`games.guts.classic_de
 :mod:`games.guts.classic_settle`):
 
 - Sequential declare: each choice is public at once (players see the earlier choices). The
-  dealer In automatically when everyone before is Out counts as declaring In (and, with
-  ``dealer_challenge``, opens the challenge round: every other player may declare In once more,
-  in order). A player whose turn times out is Out.
+  dealer In automatically when everyone before is Out counts as declaring In, and takes the
+  pot unseen. That automatic In is only where no other rule governs a lone hand
+  (``ClassicConfig.dealer_auto_in``): with a ghost hand, Winner Takes All,
+  ``single_in_needs=pair`` or ``dealer_challenge`` the dealer declares last like everyone, and
+  if all are Out the ``all_out`` rule applies. With ``dealer_challenge``, a dealer who declares
+  In alone opens the challenge round: every other player may declare In once more, in order.
+  A player whose turn times out is Out.
 - Hi-Lo: players declare ``high``, ``low``, ``both`` or ``out``; there is no automatic In for
   the dealer (any declare may end with everyone Out, and ``all_out`` applies).
 - Pass Left: a player who lets the pass time out passes their last card.

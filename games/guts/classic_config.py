@@ -13,7 +13,7 @@ see :mod:`games.guts.fourtwo`), ``legs`` (Three-Five-Seven), ``nuts``, ``napalm`
 (see :mod:`games.guts.classic_stages`). Their options: ``max_loss`` (the most a loser pays in
 one deal), ``dropped_pay_ante``, ``nobody_plays_penalty``, ``lone_vs_deck`` (4-2-2 and 4-2-3),
 ``to_win`` (legs, nuts, tokens or points that take the pot; Toh's 0 means "by the number of
-players": 5 for two or three, 4 for four or five, 3 for six or more) and ``private_compare``
+players": 5 for up to four, 4 for five to seven, 3 for eight or more) and ``private_compare``
 (showdowns before the last stage are seen only by the players In: 3-5-7 and Napalm).
 
 >>> config = classic_config("three_card", {"ante": 100})
@@ -276,10 +276,10 @@ class ClassicConfig:
 
     def target(self, players: int) -> int:
         """The marks that take the pot in a game starting with ``players`` (Toh's default: 5
-        points for two or three players, 4 for four or five, 3 for more)."""
+        points for up to four players, 4 for five to seven, 3 for eight or more)."""
         if self.to_win:
             return self.to_win
-        return 5 if players <= 3 else 4 if players <= 5 else 3
+        return 5 if players <= 4 else 4 if players <= 7 else 3
 
     def stage_rules(self, stage: int) -> Stage:
         """How ``stage`` (1, 2, ...) of a game in stages is played (Toh: every deal alike)."""
@@ -289,8 +289,18 @@ class ClassicConfig:
     @property
     def dealer_auto_in(self) -> bool:
         """Sequential declare: whether the dealer is In automatically when everyone before is
-        Out (the one-deal games other than Hi-Lo; in the stage games the dealer chooses)."""
-        return self.flow in ("one_deal", "four_two") and not self.hi_lo
+        Out, and takes the pot unseen. Only where no other rule governs a lone hand: not with
+        a ghost hand, Winner Takes All (``losers_pay=winner``), ``single_in_needs=pair`` or
+        ``dealer_challenge``, where the dealer declares last like everyone and all Out brings
+        the ``all_out`` rule; nor at Hi-Lo or the games in stages, where the dealer chooses."""
+        return (
+            self.flow in ("one_deal", "four_two")
+            and not self.hi_lo
+            and self.ghost == "none"
+            and self.losers_pay == "pot"
+            and self.single_in_needs == "nothing"
+            and not self.dealer_challenge
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON (``classic_config(preset, options)`` reads them back)."""

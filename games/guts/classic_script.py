@@ -2,7 +2,8 @@
 
 The format is the online one (:mod:`games.guts.script`) without ``antes`` (a classic table
 antes automatically), plus, per hand: ``ghost`` and ``community`` (cards), ``pass``
-(name: card passed left) and ``second_declare`` (Two Plus One). ``cards`` gives each player's
+(name: card passed left) and ``second_declare`` (Two Plus One); a hand naming cards the table
+has no place for (a ghost at a table without one, ...) is refused. ``cards`` gives each player's
 hand as dealt (Partial Reveal: the face-down cards; the last cards come from the deck's spare
 cards in order). ``declare`` choices are made in turn order (sequential) or all at once; a
 player missing from it times out (Out).
@@ -73,6 +74,7 @@ class _Runner:
 
     def deck(self, hand: Mapping[str, Any], number: int) -> list[str]:
         config = self.state.config
+        _check_extras(config, hand, number)
         if config.staged:
             return self.staged_deck(hand, number)
         order = self.state.dealt
@@ -254,6 +256,24 @@ class _Runner:
             "payments": payments,
             "game_over": ended.round_over,
         } | ({"stages": self.stages(events)} if self.state.config.staged else {})
+
+
+def _check_extras(config: ClassicConfig, hand: Mapping[str, Any], number: int) -> None:
+    """Refuse cards the table has no place for (a ghost hand at a table without one, ...),
+    rather than deal a deck short of them."""
+    four_two = config.flow == "four_two"  # its community, up and versus cards feed the stock
+    lacks = {
+        "ghost": (config.ghost == "none", "no ghost hand"),
+        "community": (not config.community_card and not four_two, "no community card"),
+        "up": (not four_two, "no face-up cards after the declare"),
+        "versus": (not four_two, "no deck's hand against a lone player"),
+    }
+    for key, (missing, what) in lacks.items():
+        if missing and hand.get(key):
+            raise ValueError(
+                f"hand {number}: this table has {what}, so a hand names no {key!r}"
+                f" (preset {config.preset})"
+            )
 
 
 def _stages(hand: Mapping[str, Any], number: int) -> list[Mapping[str, Any]]:

@@ -16,7 +16,9 @@ Decisions where the page is silent:
   takes a leg"); a comparison moves money only. Nobody In: nothing happens, in every game.
 - At a comparison, each player In without the best hand pays each best hand the pot (tied best
   hands pay each other nothing); Toh's losers match the pot into it instead. Every payment is
-  capped by the payer's stack. The pot changes only with antes (and Toh's matches).
+  capped by the payer's stack: a loser short of what it owes tied best hands pays all it has,
+  split between them in equal shares (the odd cents one each in seat order from the button,
+  as every split). The pot changes only with antes (and Toh's matches).
 - The comparisons before the last stage are private in 3-5-7 and in Napalm ("played like
   3-5-7"): the In hands are shown only to the players In (``hand_shown_privately``); Nuts'
   are public (``private_compare``).
@@ -33,7 +35,7 @@ Decisions where the page is silent:
   next deal takes a new deck (a new hand). The best card (suits break ties) takes a point, and so
   does a player In alone; the point's card stays face up, in everyone's view. The dealer who
   starts a game seeds the pot with one ante. ``to_win`` 0 (the default) sets the points from the
-  players at the game's start: 5 for two or three, 4 for four or five, 3 for six or more.
+  players at the game's start: 5 for up to four, 4 for five to seven, 3 for eight or more.
 - The player who reaches ``target`` takes the whole pot (raked as a pot won) and the game
   ends; the stage's payments stand.
 
@@ -136,8 +138,9 @@ def finish_stage(
             if config.flow == "toh":
                 owed.append((loser, books.pay_into_pot(loser, amount, owed=amount)))
             else:
-                paid = sum(books.pay_seats(loser, (winner,), amount) for winner in best)
-                owed.append((loser, paid))
+                # the loser owes each best hand the pot: what it can pay of that is split
+                # between them (floor shares, odd cents in seat order from the button)
+                owed.append((loser, books.pay_seats(loser, best, amount * len(best))))
         if config.flow == "toh":
             gainer = best[0]  # suits break ties: one best card
     if gainer is not None:

@@ -81,6 +81,18 @@ def test_house_rules_are_stated_in_words(kitty):
     assert "A ghost hand plays every showdown; an In hand must beat it." in rules
     assert "When nobody is In, everyone antes again." in rules
     assert "Pot limit $100.00; the excess waits in a reserve." in rules
+    # A ghost hand plays the dealer too: no automatic In at a Kitty table.
+    assert (
+        "The dealer is never In automatically: if all are Out, the rule for nobody In applies."
+        in rules
+    )
+
+
+def test_house_rules_say_when_the_dealer_is_in_automatically(db):
+    plain = table_create(game="classic_guts", preset="three_card", options={"ante": 100}, name="P")
+    rules = house_rules(plain)
+    assert "If all before the dealer are Out, the dealer takes the pot unseen." in rules
+    assert not any("never In automatically" in line for line in rules)
 
 
 def test_the_table_page_and_lobby_show_the_house_rules(client, kitty, players):

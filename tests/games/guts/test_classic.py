@@ -253,7 +253,9 @@ def test_partial_reveal_turns_up_the_last_card_of_each_player_in() -> None:
 def test_the_dealer_challenge_gives_the_others_a_second_chance() -> None:
     table = Classic(dealer_challenge=True)
     table.deal(P1="As Ad", P0="Ks Kd")
-    table.declare(P1="out", P2="out")  # the dealer, P0, is In automatically
+    table.declare(P1="out", P2="out")
+    assert not table.state.challenge and table.state.turn == 0  # the dealer chooses
+    table.declare(P0="in")
     assert table.state.challenge and table.state.turn == 1
     events = table.declare(P1="in", P2="out")
     assert of(events, "pot_won")[0]["seat"] == 1
@@ -406,3 +408,115 @@ def test_leaving_a_classic_hand_is_out_and_the_stack_goes_back_when_it_ends() ->
     events = table.declare(P1="in", P2="in")
     assert of(events, "player_left") == [{"type": "player_left", "seat": 0, "amount": 9_900}]
     assert table.state.seats[0] is None
+
+
+#: Tables where a rule governs a lone hand (rules: the basic game's declare): a ghost hand,
+#: Winner Takes All, a pair needed to stay In alone, a dealer challenge.
+_GOVERNED = [
+    ("kitty", {}),
+    ("ghost_when_alone", {}),
+    ("winner_takes_all", {}),
+    ("two_card", {"losers_pay": "winner"}),
+    ("two_card", {"single_in_needs": "pair"}),
+    ("two_card", {"dealer_challenge": True}),
+    ("two_plus_one", {"dealer_challenge": True}),
+]
+
+
+@pytest.mark.parametrize(("preset", "options"), _GOVERNED)
+def test_where_a_rule_governs_a_lone_hand_the_dealer_declares_last_like_everyone(
+    preset: str, options: dict[str, object]
+) -> None:
+    table = Classic(preset, **options)
+    assert not table.state.config.dealer_auto_in
+    table.deal()
+    events = table.declare(P1="out", P2="out")
+    assert [e["seat"] for e in of(events, "declared")] == [1, 2]
+    assert of(events, "hand_ended") == []
+    assert table.state.phase == "declare" and table.state.turn == 0
+    assert not table.state.challenge
+    asked = {"kind": "declare", "choices": ["in", "out"]}
+    assert asked in GUTS.legal_actions(table.state, 0)
+    assert asked in GUTS.view(table.state, 0)["you"]["legal_actions"]
+    assert GUTS.view(table.state, None)["turn"] == 0
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "automatic"),
+    [
+        ("two_card", {}, True),
+        ("three_card", {}, True),
+        ("batey", {}, True),
+        ("two_card", {"winner_takes_pot": False}, True),
+        ("two_plus_one", {}, True),
+        ("single_loser", {}, True),
+        *[(preset, options, False) for preset, options in _GOVERNED],
+        ("hi_lo", {}, False),
+        ("napalm", {}, False),
+        ("toh", {}, False),
+    ],
+)
+def test_the_automatic_in_is_only_where_no_other_rule_governs_a_lone_hand(
+    preset: str, options: dict[str, object], automatic: bool
+) -> None:
+    table = Classic(preset, **options)
+    assert table.state.config.dealer_auto_in is automatic
+
+
+def test_at_kitty_a_dealer_out_after_everyone_makes_all_out_and_the_chicken_fee_is_due() -> None:
+    table = Classic("kitty", rake_basis_points=0)
+    table.deal(P0="As Ad", ghost="Ks Kd")
+    events = table.declare(P1="out", P2="out", P0="out")
+    assert of(events, "declared")[-1] == {
+        "type": "declared",
+        "seat": 0,
+        "choice": "out",
+        "timed_out": False,
+    }
+    assert of(events, "ghost_shown") == [] and of(events, "pot_won") == []
+    assert [(e["seat"], e["amount"]) for e in of(events, "ante_posted")] == [
+        (1, 100),
+        (2, 100),
+        (0, 100),
+    ]
+    assert table.state.pot == 600 and table.stacks() == [9_800, 9_800, 9_800]
+    assert table.state.game_active
+
+
+def test_at_kitty_a_dealer_in_alone_plays_the_ghost_and_pays_when_it_loses() -> None:
+    table = Classic("kitty", rake_basis_points=0)
+    table.deal(P0="Ks Qd", ghost="As Ad")
+    events = table.declare(P1="out", P2="out", P0="in")
+    assert of(events, "ghost_shown")[0]["cards"] == ["As", "Ad"]
+    assert of(events, "pot_matched") == [
+        {"type": "pot_matched", "seat": 0, "amount": 300, "owed": 300}
+    ]
+    assert table.state.pot == 600
+
+
+def test_a_dealer_whose_turn_times_out_after_everyone_out_is_out() -> None:
+    table = Classic("winner_takes_all", rake_basis_points=0)
+    table.deal()
+    table.declare(P1="out", P2="out")
+    events = table.timeout()
+    assert of(events, "declared") == [
+        {"type": "declared", "seat": 0, "choice": "out", "timed_out": True}
+    ]
+    assert table.state.pot == 600 and table.stacks() == [9_800, 9_800, 9_800]
+
+
+def test_with_a_pair_needed_a_dealer_out_after_everyone_leaves_the_pot_as_it_is() -> None:
+    table = Classic(single_in_needs="pair", rake_basis_points=0)
+    table.deal(P0="As Kd")
+    events = table.declare(P1="out", P2="out", P0="out")
+    assert of(events, "pot_carried") == [{"type": "pot_carried", "pot": 300}]
+    assert of(events, "hand_shown") == [] and of(events, "pot_matched") == []
+    assert table.state.pot == 300 and table.stacks() == [9_900, 9_900, 9_900]
+
+
+def test_with_a_dealer_challenge_a_dealer_out_after_everyone_opens_no_challenge() -> None:
+    table = Classic(dealer_challenge=True, rake_basis_points=0)
+    table.deal()
+    events = table.declare(P1="out", P2="out", P0="out")
+    assert not table.state.challenge and table.state.phase == "pause"
+    assert of(events, "pot_carried") == [{"type": "pot_carried", "pot": 300}]

@@ -40,8 +40,10 @@ _VARIANTS: list[tuple[str, dict[str, Any]]] = [
 class Audit:
     """Plays actions on a classic table and checks every property after each one."""
 
-    def __init__(self, state: ClassicState) -> None:
+    def __init__(self, state: ClassicState, *, automatic_in: bool | None = None) -> None:
         self.state = state
+        # whether the dealer may be In automatically (None: as the table's config says)
+        self.automatic_in = state.config.dealer_auto_in if automatic_in is None else automatic_in
         self.now = 0.0
         self.ledger: dict[str, int] = {}
         self.dealt: set[int] = set()
@@ -77,6 +79,13 @@ class Audit:
                 self.dealt.update(cards)
             elif event.type == "card_received":
                 assert not event.visible_to(None)
+            elif event.type == "declared" and event.choice != "out" and not event.timed_out:
+                # in turn, each In is its player's own choice, or the dealer's automatic In
+                if new.config.declare != "sequential":
+                    continue  # a simultaneous declare shows every choice at its end
+                chosen = action.get("kind") == "declare" and action.get("seat") == event.seat
+                automatic = self.automatic_in and event.seat == new.dealt[-1]
+                assert chosen or automatic, "an In nobody chose"
             elif event.type == "hand_shown_privately":
                 ins = {seat for seat in new.dealt if new.choices[seat] not in ("", "out")}
                 assert set(event.seats) == ins and event.seat in ins
@@ -119,16 +128,45 @@ def test_random_legal_classic_play_keeps_every_promise(
     play_randomly(table, seats, data, most_steps=120)
 
 
+#: Tables where a rule governs a lone hand: the dealer has no automatic In (an In must be
+#: chosen, which the audit checks), and all Out brings the table's all-Out rule.
+_GOVERNED: list[tuple[str, dict[str, Any]]] = [
+    ("kitty", {}),
+    ("ghost_when_alone", {}),
+    ("winner_takes_all", {}),
+    ("two_card", {"single_in_needs": "pair"}),
+    ("two_card", {"dealer_challenge": True}),
+    ("kitty", {"cards": 3, "payers": "worst_losers"}),
+]
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+@given(table=st.sampled_from(_GOVERNED), seats=st.integers(2, 4), data=st.data())
+def test_where_a_rule_governs_a_lone_hand_every_in_is_chosen(
+    table: tuple[str, dict[str, Any]], seats: int, data: st.DataObject
+) -> None:
+    play_randomly(table, seats, data, most_steps=120, automatic_in=False)
+
+
 def play_randomly(
-    table: tuple[str, dict[str, Any]], seats: int, data: st.DataObject, *, most_steps: int
+    table: tuple[str, dict[str, Any]],
+    seats: int,
+    data: st.DataObject,
+    *,
+    most_steps: int,
+    automatic_in: bool | None = None,
 ) -> Audit:
     """Random legal actions and clock ticks on a new table, checking after each; then the hand
-    under way is played out (everything times out)."""
+    under way is played out (everything times out). ``automatic_in``: see :class:`Audit`."""
     preset, extra = table
     options = {"ante": 100, "seats": seats, "min_buy_in": 100, **extra}
     if CLASSIC_PRESETS[preset].get("flow") in (None, "four_two"):
         options.setdefault("pot_limit", 1_000)  # the games in stages have no limit
-    audit = Audit(new_table(make_config(preset, options)))  # type: ignore[arg-type]
+    state = new_table(make_config(preset, options))
+    assert isinstance(state, ClassicState)
+    audit = Audit(state, automatic_in=automatic_in)
     shuffle = random.Random(data.draw(st.integers(0, 2**32), label="shuffle seed"))
     for seat in range(seats):
         stack = data.draw(st.sampled_from([100, 350, 10_000]), label="stack")

@@ -199,3 +199,86 @@ def test_a_classic_script_with_a_ghost_a_pass_and_a_second_declare() -> None:
     result = commands.script(two_plus_one)
     assert result["hands"][0]["winners"] == {"A": 400}
     assert result["stacks"] == {"A": 10_200, "B": 9_800}
+
+
+def test_a_kitty_script_plays_the_dealers_own_declare_and_the_chicken_fee() -> None:
+    data = {
+        "game": "guts",
+        "preset": "kitty",
+        "options": {"ante": 100, "rake_basis_points": 0},
+        "button": "C",
+        "players": {"A": 10000, "B": 10000, "C": 10000},
+        "hands": [
+            {"cards": {"C": "As Ad"}, "ghost": "Ks Kd",
+             "declare": {"A": "out", "B": "out", "C": "out"}},
+            {"cards": {"A": "Qs Qd"}, "ghost": "Js Jd",
+             "declare": {"B": "out", "C": "out", "A": "in"}},
+        ],
+    }  # fmt: skip
+    result = commands.script(data)
+    first, second = result["hands"]
+    assert (first["pot"], first["winners"], first["payments"]) == (300, {}, {})
+    assert second["pot"] == 600 and second["winners"] == {"A": 600}
+    assert second["shown"] == {"A": "Qs Qd"}
+    assert result["stacks"] == {"A": 10_400, "B": 9_800, "C": 9_800}
+
+
+def test_a_kitty_script_with_a_ghost_a_chicken_fee_and_a_winner() -> None:
+    """A loses to the ghost and pays; next deal all are Out, the dealer too (no automatic In
+    at a ghost table), so the chicken fee; then B beats A and the ghost."""
+    data = {
+        "game": "guts",
+        "preset": "kitty",
+        "options": {"ante": 100},
+        "button": "C",
+        "players": {"A": 10000, "B": 10000, "C": 10000},
+        "hands": [
+            {"cards": {"A": "8s 8d"}, "ghost": "Ts Td", "declare": {"A": "in", "B": "out"}},
+            {"declare": {"B": "out", "C": "out", "A": "out"}},
+            {"cards": {"A": "Js Jd", "B": "Ks Kd"}, "ghost": "6s 3d",
+             "declare": {"C": "out", "A": "in", "B": "in"}},
+        ],
+    }  # fmt: skip
+    result = commands.script(data)
+    first, second, third = result["hands"]
+    assert first["payments"] == {"A": 300} and second["pot"] == 600
+    assert (second["winners"], second["payments"]) == ({}, {})
+    assert third["pot"] == 900 and third["winners"] == {"B": 873}
+    assert third["payments"] == {"A": 900}
+    # two antes each (the first deal's and the chicken fee), A's payments, B's $8.73
+    assert result["stacks"] == {"A": 8_600, "B": 10_673, "C": 9_800}
+    assert result["pot"] == 900
+
+
+@pytest.mark.parametrize(
+    ("preset", "hand", "message"),
+    [
+        ("two_card", {"ghost": "As Ad"}, "hand 1: this table has no ghost hand"),
+        ("three_five_seven", {"ghost": "As Ad 2c"}, "hand 1: this table has no ghost hand"),
+        ("four_two_two", {"ghost": "As Ad 2c 2d"}, "hand 1: this table has no ghost hand"),
+        ("two_card", {"community": "As"}, "hand 1: this table has no community card"),
+        ("nuts", {"community": "As"}, "hand 1: this table has no community card"),
+        ("two_card", {"up": {"A": "As Ad"}}, "hand 1: this table has no face-up cards"),
+        ("three_card", {"versus": "As Ad 2c 2d"}, "hand 1: this table has no deck's hand"),
+    ],
+)
+def test_a_classic_script_naming_what_the_table_lacks_says_so(
+    preset: str,
+    hand: dict[str, Any],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = {
+        "game": "guts",
+        "preset": preset,
+        "options": {"ante": 100},
+        "players": {"A": 10000, "B": 10000},
+        "hands": [hand],
+    }
+    with pytest.raises(ValueError, match=message):
+        commands.script(data)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    assert main(["script", str(path)]) == 2
+    assert message in capsys.readouterr().err

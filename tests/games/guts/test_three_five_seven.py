@@ -135,6 +135,55 @@ def test_a_missing_declare_is_out_when_the_clock_runs_out() -> None:
     assert of(events, "leg_won")[0]["seat"] == 1
 
 
+def test_a_short_losers_payment_is_split_between_the_tied_best_hands() -> None:
+    """A and B hold K-K-9, C holds 4-5-8 with $1.50 left after the ante and owes each $3."""
+    table = Classic("three_five_seven", (10_000, 10_000, 250), button=2, rake_basis_points=0)
+    table.deal(P0="Kc Kd 9h", P1="Kh Ks 9d", P2="4c 5d 8h")
+    events = table.declare(P0="in", P1="in", P2="in")
+    assert of(events, "seat_paid") == [
+        {"type": "seat_paid", "payer": 2, "payee": 0, "amount": 75},
+        {"type": "seat_paid", "payer": 2, "payee": 1, "amount": 75},
+    ]
+    assert table.stacks() == [9_975, 9_975, 0] and table.state.pot == 300
+    assert table.total() == 20_250
+
+
+def test_the_odd_cent_of_a_short_payment_goes_in_seat_order_from_the_button() -> None:
+    table = Classic("three_five_seven", (10_000, 251, 10_000), button=1, rake_basis_points=0)
+    table.deal(P0="Kc Kd 9h", P2="Kh Ks 9d", P1="4c 5d 8h")
+    events = table.declare(P0="in", P1="in", P2="in")
+    assert of(events, "seat_paid") == [
+        {"type": "seat_paid", "payer": 1, "payee": 2, "amount": 76},
+        {"type": "seat_paid", "payer": 1, "payee": 0, "amount": 75},
+    ]
+    assert table.stacks() == [9_975, 0, 9_976]
+
+
+def test_a_script_of_a_short_loser_at_a_tie() -> None:
+    """C, also In, owes A and B the $3 pot each but has $4.01: A $2.01, B $2.00."""
+    result = script(
+        {
+            "game": "guts",
+            "preset": "three_five_seven",
+            "options": {"ante": 100, "rake_basis_points": 0},
+            "button": "C",
+            "players": {"A": 10_000, "B": 10_000, "C": 501},
+            "hands": [
+                {
+                    "stages": [
+                        {
+                            "cards": {"A": "Kc Kd 9h", "B": "Kh Ks 9d", "C": "4c 5d 8h"},
+                            "declare": {"A": "in", "B": "in", "C": "in"},
+                        }
+                    ]
+                }
+            ],
+        }
+    )
+    assert result["hands"][0]["stages"][0]["payments"] == {"C": 401}
+    assert result["stacks"] == {"A": 10_101, "B": 10_100, "C": 0}
+
+
 def test_a_script_plays_the_stages_and_reports_each() -> None:
     result = script(
         {

@@ -89,11 +89,17 @@ def test_the_first_to_the_points_takes_the_pot() -> None:
     assert of(events, "round_ended")[0]["reason"] == "points_won"
 
 
-@pytest.mark.parametrize(("players", "points"), [(2, 5), (3, 5), (4, 4), (5, 4), (6, 3)])
+@pytest.mark.parametrize(
+    ("players", "points"),
+    [(2, 5), (3, 5), (4, 5), (5, 4), (6, 4), (7, 4), (8, 3), (9, 3), (10, 3)],
+)
 def test_more_players_play_for_fewer_points(players: int, points: int) -> None:
+    """The source: four players play to 5 points, eight or more to 3 (4 in between)."""
     table = Classic("toh", (10_000,) * players)
     table.deal()
     assert table.state.target == points
+    assert GUTS.view(table.state, 0)["stage"]["to_win"] == points
+    assert make_config("toh", {"ante": 100}).target(players) == points
 
 
 def test_toh_options_script_and_simulation() -> None:

@@ -1,4 +1,4 @@
-"""The one service that moves money (DESIGN.md, "The ledger").
+"""The one service that moves money (docs/architecture.md, "The ledger").
 
 Every movement is a :class:`~accounts.models.Transfer`: it locks both accounts in a fixed order
 (ascending id, so two transfers between the same accounts can never deadlock), refuses to take

@@ -1,4 +1,4 @@
-"""Users, ledger accounts and transfers (DESIGN.md, "The ledger").
+"""Users, ledger accounts and transfers (docs/architecture.md, "The ledger").
 
 The ledger is double-entry: money only moves as a :class:`Transfer` from one :class:`Account` to
 another, in integer cents, never edited, never deleted. ``Account.balance`` is a cache of the

@@ -3,7 +3,7 @@ and their events only through the table runtime, and nothing here adds, edits or
 
 A table's state and a hand in play hold cards nobody may see yet, so the admin never shows a
 table's state, and shows a hand's private events and its deck only once the hand has ended
-(DESIGN.md, "Randomness and fairness": auditors see the full deck).
+(docs/architecture.md, "Fairness and the deck commitment": auditors see the full deck).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from cardroom.broadcast import ServerLoop  # noqa: E402
 from cardroom.routing import websocket_urlpatterns  # noqa: E402
 
 if settings.CARDROOM_CLOCK_IN_PROCESS:
-    # The embedded default runs the clock inside the server process (DESIGN.md, "Time").
+    # The embedded default runs the clock inside the server process (docs/architecture.md).
     import atexit
 
     from cardroom.clock import ClockThread

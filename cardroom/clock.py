@@ -1,4 +1,4 @@
-"""The clock: applies the timeout of every table whose deadline has passed (DESIGN.md, "Time").
+"""The clock: applies the timeout of every table whose deadline has passed (docs/architecture.md).
 
 Deadlines live on the table rows, never in a sleeping coroutine, so timers survive a restart and
 run with every player disconnected. Any number of processes may sweep together: on PostgreSQL

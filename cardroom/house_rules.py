@@ -1,7 +1,7 @@
 """A table's house rules in words, for the table page's panel and the lobby.
 
 Classic Guts is a home game whose players agree on house rules before the deal
-(rules/guts-classic.md); the cardroom states them plainly so nobody sits down surprised.
+(docs/rules/guts-classic.md); the cardroom states them plainly so nobody sits down surprised.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ SENTENCES: dict[str, dict[Any, str]] = {
     },
 }
 
-#: The games in several deals or stages, by their flow, in a sentence each (guts-classic.md).
+#: The games in several deals or stages, by their flow, in a sentence each
+#: (docs/rules/guts-classic.md).
 FLOWS = {
     "four_two": "Four cards down, twos wild; those In get more cards and play their best five. "
     "The game ends when one player is In alone.",

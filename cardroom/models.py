@@ -1,4 +1,4 @@
-"""Tables, seats, rounds, hands and hand events (DESIGN.md, "The table runtime").
+"""Tables, seats, rounds, hands and hand events (docs/architecture.md, "The table runtime").
 
 A table holds its game's state as JSON with a version; the runtime is the only code that changes
 it, one locked transaction per action. A hand's events are its history, append-only and

@@ -57,7 +57,7 @@ MONEY = frozenset(
 ALIASES = {"family": "match_cap_family"}
 #: The form's own fields: an option of the same name is left out rather than shadow one.
 OWN_FIELDS = frozenset({"name", "stakes", "bots", "reason", "confirmed_edge"})
-#: The antes of the Guts stakes ladder of rules/guts-online.md, "Presets" (cents).
+#: The antes of the Guts stakes ladder of docs/rules/guts-online.md, "Presets" (cents).
 GUTS_ANTES = (10, 25, 50, 100, 200, 500)
 
 
@@ -150,7 +150,7 @@ def stakes_choices(game: str, preset: str) -> list[tuple[str, str, dict[str, Any
     """The stakes presets of the rules for a table of ``game``: (key, label, options).
 
     Guts (any table with an ``ante``): the ante ladder with both match-cap families of the
-    seeds (rules/guts-online.md, "Presets"); classic Guts has no match cap, so its ladder is
+    seeds (docs/rules/guts-online.md, "Presets"); classic Guts has no match cap, so its ladder is
     the antes alone. Chinese
     Poker: the seed's unit ladder, with its buy-in and fee. Three Card Poker: the presets'
     Ante and Pair Plus limits.

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+
 from accounts.models import User
 from accounts.selectors import bankroll_balance
 from cardroom.house_rules import house_rules
+from cardroom.howto import GAME_PAGES
 from cardroom.models import Table
 from cardroom.presentation import describe_table
 from cardroom.snapshots import snapshot_from_db, state_frame, table_from
@@ -19,14 +22,18 @@ __all__ = ["page_context", "table_page_context"]
 
 
 def table_page_context(*, table: Table, user: User, oob: bool = False) -> dict[str, Any]:
-    """Everything the table page's regions draw, for one viewer, read from the database."""
+    """Everything the table page draws, for one viewer, read from the database."""
     snapshot = snapshot_from_db(table)
-    return page_context(
+    context = page_context(
         snapshot=snapshot,
         state=state_frame(snapshot, user.pk),
         bankroll_cents=bankroll_balance(user=user),
         oob=oob,
     )
+    # The house rules panel links the rules page of the table's game.
+    slug = GAME_PAGES.get(table.game)
+    context["howto_url"] = reverse("howto-page", args=[slug]) if slug else reverse("howto")
+    return context
 
 
 def page_context(

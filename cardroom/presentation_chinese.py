@@ -1,4 +1,4 @@
-"""How a Chinese Poker table looks to one viewer (rules/chinese-poker.md).
+"""How a Chinese Poker table looks to one viewer (docs/rules/chinese-poker.md).
 
 Two regions of its own, drawn by ``_chinese_board.html``: the setting board (the viewer's 13
 cards in front, middle and back, each row's hand name, a foul warning, the natural the cards
@@ -161,7 +161,7 @@ def _units(count: int) -> str:
 
 
 def _pair_text(pair: dict[str, Any], names: dict[int, str], shown: dict[int, Any]) -> str:
-    """Why a pair was scored as it was, in words (rules/chinese-poker.md, "Scoring")."""
+    """Why a pair was scored as it was, in words (docs/rules/chinese-poker.md)."""
     first, second = pair["seats"]
     total, reason = pair["total"], pair["reason"]
     payer, winner = (second, first) if total > 0 else (first, second)

@@ -1,4 +1,4 @@
-"""How a Three Card Poker table looks to one viewer (rules/three-card-poker.md).
+"""How a Three Card Poker table looks to one viewer (docs/rules/three-card-poker.md).
 
 Its own region, drawn by ``_tcp_bets.html``: the dealer's hand (face down until the reveal),
 every seat's bets and, after the reveal, each bet's result; the bet form (Ante and Pair Plus

@@ -1,4 +1,4 @@
-"""Replaying a table's journal through the games package (DESIGN.md, "Hand history").
+"""Replaying a table's journal through the games package (docs/architecture.md, "Hand history").
 
 Every action the runtime applied is journaled in order, deals with their decks. Replaying the
 journal from the table's first state must give, action by action, the same events: so every

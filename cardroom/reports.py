@@ -1,4 +1,4 @@
-"""The rake report: what the house took, by day, table and game (DESIGN.md, "The ledger").
+"""The rake report: what the house took, by day, table and game (docs/architecture.md).
 
 Rake is every transfer into the house rake account: the rake on pots and the hand fees
 (transfer kinds ``rake`` and ``fee``), each recorded with its table and hand. Days are

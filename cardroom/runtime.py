@@ -1,4 +1,4 @@
-"""The table runtime: the only code that changes a table (DESIGN.md, "The table runtime").
+"""The table runtime: the only code that changes a table (docs/architecture.md).
 
 One action is one database transaction: lock the table row, load the state, ``apply``, post
 every money move to the ledger, append the events to the history, save the state with a new

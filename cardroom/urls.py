@@ -3,13 +3,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from cardroom import audit_views, operator_views, views
+from cardroom import audit_views, howto, operator_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("lobby/", views.lobby, name="lobby"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/hands/<int:number>/", views.hand_page, name="hand"),
+    path("how-to-play/", howto.howto_index, name="howto"),
+    path("how-to-play/<slug:slug>/", howto.howto_page, name="howto-page"),
     path("accounts/", include("accounts.urls")),
     path("operators/", operator_views.operators_home, name="operators"),
     path("operators/log/", operator_views.operator_log_page, name="operators-log"),

@@ -1,4 +1,4 @@
-"""Cards and the 52-card deck (rules/README.md, "Conventions").
+"""Cards and the 52-card deck (docs/architecture.md, "Conventions").
 
 Cards are written rank then suit: ranks ``2 3 4 5 6 7 8 9 T J Q K A`` (``10`` accepted for
 ``T`` on input), suits ``c d h s``.

@@ -1,4 +1,4 @@
-"""A fair shuffle and a commitment to the deck order (DESIGN.md, "Randomness and fairness").
+"""A fair shuffle and a commitment to the deck order (docs/architecture.md, "Fairness").
 
 The shuffle is Fisher–Yates driven by ``secrets.randbelow`` (or an injected source, for tests):
 every order of the deck is equally likely.
@@ -10,7 +10,7 @@ anyone can check an opening with a few lines of their own:
 - each position ``i`` (0 is the first card dealt) has a fresh random 16-byte salt, written as
   32 lowercase hex digits ``salt_hex``;
 - ``leaf[i] = SHA-256(f"{i}:{card}:{salt_hex}")`` over those UTF-8 bytes, where ``card`` is
-  written rank then suit as in rules/README.md (``"Th"``, ``"As"``), published as 64 lowercase
+  written rank then suit as in docs/architecture.md (``"Th"``, ``"As"``), published as 64 lowercase
   hex digits;
 - ``root = SHA-256(leaf[0] || leaf[1] || ... || leaf[n-1])`` over the leaves' raw 32-byte
   digests, concatenated in position order, published as hex.

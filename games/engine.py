@@ -1,4 +1,4 @@
-"""The shape every game shares (DESIGN.md, "The four layers"; STYLE.md, "The rules package").
+"""The shape every game shares (docs/architecture.md, "The layers").
 
 A game module exposes a :class:`Game`: a state machine over an immutable, JSON-serialisable
 state. ``apply(state, action)`` returns the new state and the events that happened, or raises
@@ -150,7 +150,7 @@ def seat_order(seats: Iterable[int], button: int) -> list[int]:
 def split_amount(amount: int, seats: Sequence[int], button: int) -> dict[int, int]:
     """Split ``amount`` cents between ``seats``: each gets the floor of its share, and the
     remaining cents go one each to those seats in seat order from the button
-    (rules/README.md, "Odd cents").
+    (docs/architecture.md, "Conventions").
 
     >>> split_amount(101, [4, 1], button=2)
     {4: 51, 1: 50}

@@ -1,4 +1,4 @@
-"""Chinese Poker (rules/chinese-poker.md): the table's state machine, naturals, scoring with
+"""Chinese Poker (docs/rules/chinese-poker.md): the table's state machine, naturals, scoring with
 the table-stakes caps, and the best-arrangement solver.
 
 >>> from games.cards import parse_cards

@@ -1,4 +1,4 @@
-"""A Chinese Poker table's settings (rules/chinese-poker.md, "Table").
+"""A Chinese Poker table's settings (docs/rules/chinese-poker.md, "Table").
 
 Money is whole cents. ``unit`` is the value of one point; the minimum buy-in defaults to 20
 units and the hand fee to one fifth of a unit, as in the seed's table. ``timeout`` is what
@@ -35,7 +35,7 @@ __all__ = [
     "preset",
 ]
 
-#: The minimum buy-in, in units (rules/chinese-poker.md, "Table").
+#: The minimum buy-in, in units (docs/rules/chinese-poker.md, "Table").
 MIN_BUY_IN_UNITS = 20
 #: What a timeout does to a hand that was not submitted.
 TIMEOUT_POLICIES = ("auto_arrange", "surrender")

@@ -1,4 +1,4 @@
-"""The Chinese Poker table as a state machine (rules/chinese-poker.md; games/engine.py).
+"""The Chinese Poker table as a state machine (docs/rules/chinese-poker.md; games/engine.py).
 
 ``apply(state, action) -> (state, events)``; an illegal action raises
 :class:`~games.engine.IllegalAction` and changes nothing. The hand: every player dealt in pays

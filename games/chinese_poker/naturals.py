@@ -1,4 +1,4 @@
-"""Clean sweeps, the naturals (rules/chinese-poker.md, "Clean sweeps (naturals)").
+"""Clean sweeps, the naturals (docs/rules/chinese-poker.md, "Clean sweeps (naturals)").
 
 A natural is a property of a player's 13 cards. For the two that name rows (three straights,
 three flushes) the cards must be splittable into a front of 3 and two rows of 5 that each are

@@ -1,4 +1,4 @@
-"""Scoring and settling a hand (rules/chinese-poker.md, "Scoring between two players",
+"""Scoring and settling a hand (docs/rules/chinese-poker.md, "Scoring between two players",
 "Clean sweeps", "Surrender and fouls", "Paying out").
 
 :func:`score_hand` stands on its own: the players' final hands (in seat order), their

@@ -1,4 +1,4 @@
-"""The best arrangement of 13 cards (rules/chinese-poker.md; rankings.md, "Chinese Poker rows").
+"""The best arrangement of 13 cards (docs/rules/chinese-poker.md, "Hand rankings").
 
 :func:`best_arrangement` never fouls and claims a natural whenever the cards hold one (the
 highest, shown in its own rows for three straights and three flushes).
@@ -245,7 +245,7 @@ def _search(indices: Sequence[int]) -> tuple[int, int, int, float]:
     suited = tables.suited
     for i, key in enumerate(keys5):
         if key in suited:
-            # Same ranks in two rows: the suit of the highest card orders them (rankings.md).
+            # Same ranks in two rows: the suit of the highest card orders them.
             strength[i] += _top(shape.fives[i](indices), category_of("five_card", key)) & 3
     middle_value = [tables.middle_value[key] for key in keys5]
     back_value = [tables.back_value[key] for key in keys5]

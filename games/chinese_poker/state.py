@@ -54,7 +54,7 @@ class Entry:
 
     ``status`` is ``setting`` (rows may still change), ``submitted`` or ``surrendered``;
     rows are empty until set. ``claimed_after_surrender`` records that an opponent had already
-    surrendered when the natural was declared (rules/chinese-poker.md, "Clean sweeps").
+    surrendered when the natural was declared (docs/rules/chinese-poker.md, "Clean sweeps").
     """
 
     seat: int

@@ -1,4 +1,4 @@
-"""Every hand ranking of the cardroom (rules/rankings.md), and a fast path for the engines.
+"""Every hand ranking of the cardroom (docs/rules/), and a fast path for the engines.
 
 - :func:`rank_hand` ``(kind, cards, **options) -> HandValue``: ordered (greater is better,
   equal ties), with ``.category`` and a readable ``str()``.

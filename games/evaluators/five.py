@@ -1,4 +1,4 @@
-"""Five-card poker and the best five of six or seven, wild cards included (rules/rankings.md).
+"""Five-card poker and the best five of six or seven, wild cards included (docs/rules/).
 
 A hand is summed once (:mod:`games.evaluators.cardbits`); its rank multiset and wild count then
 index a table of the best hand those ranks make without a flush, and only a hand with five

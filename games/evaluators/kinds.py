@@ -1,6 +1,6 @@
 """The evaluators' public entry points: kinds, options, :func:`rank_hand`, :func:`key_function`.
 
-Every kind and option is named as in rules/rankings.md. An unknown kind or option, an option
+Every kind and option is named as in docs/rules/. An unknown kind or option, an option
 that does not apply to the kind, a bad option value or the wrong cards raise
 :class:`~games.evaluators.values.EvaluatorError`, which names what is accepted.
 
@@ -259,7 +259,7 @@ def _enable_fast(
 
 
 def rank_hand(kind: str, cards: Iterable[Card] | str, /, **options: Any) -> HandValue:
-    """The value of ``cards`` under ranking ``kind`` (rules/rankings.md): greater is better.
+    """The value of ``cards`` under ranking ``kind`` (docs/rules/): greater is better.
 
     ``cards`` are Card objects or text such as ``"As Kd 10c"``. Equal hands get the very same
     (immutable) value object.

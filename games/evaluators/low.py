@@ -1,4 +1,4 @@
-"""Low rankings: Nuts and the low stage of Napalm (rules/rankings.md, "Low"; guts-classic.md).
+"""Low rankings: Nuts and the low stage of Napalm (docs/rules/guts-classic.md, "Hand rankings").
 
 Keys still grow with strength: tie-break ranks are stored as ``15 - rank``.
 

@@ -1,4 +1,4 @@
-"""The Chinese Poker row-order check (rules/rankings.md, "Chinese Poker rows").
+"""The Chinese Poker row-order check (docs/rules/chinese-poker.md, "Hand rankings").
 
 Rows are ranked on the five-card scale (a three-card front counts only three of a kind, pair
 and high card); two rows of one category compare the ranks that decide it, in order, as far as

@@ -1,11 +1,11 @@
-"""One-, two- and three-card rankings as precomputed tables (rules/rankings.md).
+"""One-, two- and three-card rankings as precomputed tables (docs/rules/guts-classic.md).
 
 Three-card keys come from a flat table indexed ``a << 12 | b << 6 | c`` by the three card
 indices in any order, built once per ranking on first use (about 0.1 s). Two-card keys come
 from a table indexed ``a << 6 | b``.
 
 Wild cards (``wild``: a set of ranks) stand for any card, even one the hand already holds
-(rules/rankings.md, "Wild cards"). A hand's category is the best one its cards satisfy, so
+(docs/rules/guts-classic.md, "Wild cards"). A hand's category is the best one its cards satisfy, so
 the wild cards take the ranks that make the best hand, and the suit of the other cards when
 those are all of one suit (being suited never makes a hand worse). Three wild cards in three
 cards make three aces or, where straight flushes rank above trips, A-K-Q suited.
@@ -47,7 +47,7 @@ RANK_CHOICES = range(2, 15)
 
 @dataclass(frozen=True, slots=True)
 class ThreeCardRules:
-    """A three-card ranking: the table options of rules/rankings.md, "Three cards"."""
+    """A three-card ranking: the table options of docs/rules/guts-classic.md, "Three cards"."""
 
     straights_flushes: bool = True
     trips_over_straight_flush: bool = False
@@ -65,7 +65,7 @@ class ThreeCardRules:
 
 @dataclass(frozen=True, slots=True)
 class TwoCardRules:
-    """A two-card ranking: rules/rankings.md, "Two cards"."""
+    """A two-card ranking: docs/rules/guts-classic.md, "Two cards"."""
 
     straights_flushes: bool = False
     royal_crumpler: bool = False

@@ -1,6 +1,6 @@
 """Hand values: one int key per hand, greater is better, and a readable description.
 
-A key packs, from the most significant bits down (rules/rankings.md):
+A key packs, from the most significant bits down (docs/rules/guts-classic.md, "Hand rankings"):
 
 - bits 24 and up: the category's *position* in the ranking in force (options such as
   ``flush_over_straight`` reorder categories; the royal crumpler sits at position 15);
@@ -154,7 +154,7 @@ def _describe_ranks(category: int, ranks: list[int]) -> str:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class HandValue:
-    """An ordered hand value: greater is better, equal keys tie (rules/rankings.md).
+    """An ordered hand value: greater is better, equal keys tie (docs/rules/).
 
     Comparisons and hashing use ``key`` only; values of different kinds or options compare
     without meaning. ``str()`` describes the hand.

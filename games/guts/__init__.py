@@ -1,5 +1,5 @@
-"""Guts as pure state machines: online Monte Carlo and Survivor (rules/guts-online.md) and
-classic Guts with its options and presets (rules/guts-classic.md): the one-deal games, the
+"""Guts as pure state machines: online Monte Carlo and Survivor (docs/rules/guts-online.md) and
+classic Guts with its options and presets (docs/rules/guts-classic.md): the one-deal games, the
 games with a second deal (Four-Two-Two, Four-Two-Three), the games in stages (Three-Five-Seven,
 Nuts, Napalm) and Toh.
 

@@ -1,4 +1,4 @@
-"""Classic one-deal Guts as a state machine (rules/guts-classic.md: the basic game and options).
+"""Classic one-deal Guts as a state machine (docs/rules/guts-classic.md).
 
 ``apply(state, action) -> (state, events)``. Player actions: ``sit`` (``stack``), ``leave``,
 ``top_up`` (``amount``), ``sit_out``, ``sit_in``, ``pass`` (``card``, Pass Left), ``declare``
@@ -284,7 +284,7 @@ def _third_card(
     state: ClassicState, ins: list[int], choices: list[str], now: float, events: Events
 ) -> ClassicState:
     """Two Plus One: each player In gets a third card; with ``second_declare`` it costs an
-    ante, and a second declare follows among them (rules/guts-classic.md, "Two Plus One")."""
+    ante, and a second declare follows among them (docs/rules/guts-classic.md, "Two Plus One")."""
     config = state.config
     cards = list(state.cards)
     stock = list(state.stock)

@@ -1,4 +1,4 @@
-"""House rules of classic Guts as table options and presets (rules/guts-classic.md, seed 001).
+"""House rules of classic Guts as table options and presets (docs/rules/guts-classic.md).
 
 Options are named as on the rules page; a preset is a set of option values, and options not
 named by a preset take the basic game's defaults. Options this module adds, where the page
@@ -6,7 +6,7 @@ describes a preset in words: ``losers_pay`` (``pot``, or ``winner`` for Winner T
 ``low_wild`` (0, 1 or 2: "One / Two low In and wild"), ``two_plus_one`` (Two Plus One) with
 its ``second_declare``. Money in cents, rates in basis points.
 
-The games with several deals or stages (rules/guts-classic.md, "Games with a second deal",
+The games with several deals or stages (docs/rules/guts-classic.md, "Games with a second deal",
 "Games in stages with legs", "Toh") are presets too; ``flow`` (fixed by the preset) names the
 engine's flow: ``one_deal`` (every game above), ``four_two`` (Four-Two-Two and Four-Two-Three,
 see :mod:`games.guts.fourtwo`), ``legs`` (Three-Five-Seven), ``nuts``, ``napalm`` and ``toh``
@@ -35,7 +35,7 @@ from games.engine import ConfigError
 
 __all__ = ["CLASSIC_PRESETS", "FLOWS", "STAGES", "ClassicConfig", "Stage", "classic_config"]
 
-#: The one-deal presets of rules/guts-classic.md and the options each one sets.
+#: The one-deal presets of docs/rules/guts-classic.md and the options each one sets.
 CLASSIC_PRESETS: dict[str, dict[str, Any]] = {
     "two_card": {},
     "three_card": {"cards": 3},
@@ -85,7 +85,7 @@ CLASSIC_PRESETS: dict[str, dict[str, Any]] = {
 }
 
 #: The flows of the games with several deals or stages: the cards each player is dealt first,
-#: the most players the deck serves, and the options the flow fixes (rules/guts-classic.md).
+#: the most players the deck serves, and the options the flow fixes (docs/rules/guts-classic.md).
 FLOWS: dict[str, tuple[int, int, dict[str, Any]]] = {
     "four_two": (4, 8, {"declare": "simultaneous"}),
     "legs": (3, 7, {"ante_when": "every_deal"}),
@@ -110,7 +110,7 @@ class Stage:
     low: bool = False
 
 
-#: The stages of each game in stages, in order (rules/guts-classic.md; rankings.md). Toh plays
+#: The stages of each game in stages, in order (docs/rules/guts-classic.md). Toh plays
 #: one stage per deal, over and over while the deck lasts.
 STAGES: dict[str, tuple[Stage, ...]] = {
     "legs": (
@@ -198,7 +198,7 @@ _SECONDS = ("decision_seconds", "showdown_seconds")
 
 @dataclass(frozen=True, slots=True)
 class ClassicConfig:
-    """One classic Guts table: the house rules (rules/guts-classic.md, "Options").
+    """One classic Guts table: the house rules (docs/rules/guts-classic.md, "Options").
 
     ``pot_limit`` ``None`` means no limit (and no reserve). The rake (the page is silent on
     it) is the cardroom's usual fee on each pot won, as at the online tables.

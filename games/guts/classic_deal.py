@@ -1,4 +1,4 @@
-"""Dealing a classic Guts hand (rules/guts-classic.md): antes, the deal and its options.
+"""Dealing a classic Guts hand (docs/rules/guts-classic.md): antes, the deal and its options.
 
 Decisions where the page is silent:
 

@@ -1,4 +1,4 @@
-"""Settling a classic Guts deal (rules/guts-classic.md: the basic game and every option).
+"""Settling a classic Guts deal (docs/rules/guts-classic.md: the basic game and every option).
 
 Decisions where the page is silent:
 
@@ -272,7 +272,7 @@ def _hi_lo_winners(
 
 
 def settle_hi_lo(state: ClassicState, choices: Sequence[str]) -> Settlement:
-    """Hi-Lo (rules/guts-classic.md, "Hi-Lo"): half the pot to the best High, half to the best
+    """Hi-Lo (docs/rules/guts-classic.md, "Hi-Lo"): half the pot to the best High, half to the best
     Low (the lowest hand by the ranking in force); everyone else who declared pays the pot.
 
     The rake is taken once, on what is won; of the raked pot the Low half is the floor of half

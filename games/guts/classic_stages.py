@@ -1,5 +1,5 @@
 """The games in stages: Three-Five-Seven (legs), Nuts, Napalm (tokens) and Toh (points)
-(rules/guts-classic.md, "Games in stages with legs" and "Toh"; the stages: ``STAGES`` in
+(docs/rules/guts-classic.md, "Games in stages with legs" and "Toh"; the stages: ``STAGES`` in
 :mod:`games.guts.classic_config`).
 
 One deck is one hand: its first cards come with the ``deal``; each later stage's cards come

@@ -1,4 +1,4 @@
-"""The state of a classic Guts table (rules/guts-classic.md): immutable and JSON-serialisable.
+"""The state of a classic Guts table (docs/rules/guts-classic.md): immutable and JSON-serialisable.
 
 A *game* runs from the first ante until the pot and the reserve are both empty; a game is one
 or more deals (hands). Per-seat hand data are tuples indexed by seat number; cards are indices.

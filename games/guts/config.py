@@ -1,4 +1,4 @@
-"""Table settings of online Monte Carlo and Survivor Guts (rules/guts-online.md, "Table settings").
+"""Table settings of online Monte Carlo and Survivor Guts (docs/rules/guts-online.md).
 
 A table's config is built from a preset and a dict of options; anything unknown or out of range
 raises :class:`~games.engine.ConfigError` naming what is valid. Money is in cents, the rake rate
@@ -34,7 +34,7 @@ __all__ = [
 #: Seed 004's room caps the match per ante (cents → cents); seed 000 caps at 20 times the ante.
 _SEED_004_CAPS: dict[int, int] = {10: 500, 25: 1_000, 50: 1_500, 200: 5_000}
 
-#: The two match-cap families an operator chooses from (rules/guts-online.md, "Presets").
+#: The two match-cap families an operator chooses from (docs/rules/guts-online.md, "Presets").
 MATCH_CAP_FAMILIES: tuple[str, ...] = ("seed_000", "seed_004")
 
 #: Online presets and the rule each one fixes.
@@ -79,7 +79,7 @@ def match_cap_for(ante: int, family: str = "seed_000") -> int:
 
 @dataclass(frozen=True, slots=True)
 class OnlineConfig:
-    """One online Guts table's settings (rules/guts-online.md, "Table settings").
+    """One online Guts table's settings (docs/rules/guts-online.md, "Table settings").
 
     ``showdown_seconds`` is the pause after a showdown, and between rounds, so players can see
     the result: the page is silent on it; online rooms pause a few seconds.

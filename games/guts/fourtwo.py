@@ -1,4 +1,4 @@
-"""Four-Two-Two and Four-Two-Three (rules/guts-classic.md, "Games with a second deal").
+"""Four-Two-Two and Four-Two-Three (docs/rules/guts-classic.md, "Games with a second deal").
 
 Four cards down, twos wild, a simultaneous declare. With two or more In, 4-2-2 gives each of
 them two more cards face up (the best five of six), 4-2-3 turns up three community cards (the

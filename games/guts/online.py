@@ -1,4 +1,4 @@
-"""Online Monte Carlo and Survivor Guts as a state machine (rules/guts-online.md, all of it).
+"""Online Monte Carlo and Survivor Guts as a state machine (docs/rules/guts-online.md, all of it).
 
 ``apply(state, action) -> (state, events)``; an illegal action raises
 :class:`~games.engine.IllegalAction` saying why and changes nothing. Player actions (each with
@@ -10,7 +10,7 @@ what is on the table now), ``declare`` (``choice``: ``in`` or ``out``). Runtime 
 Decisions where the rules page is silent (a careful cardroom's choices):
 
 - The first button goes to the lowest seat dealt into the table's first hand; after every hand
-  it moves clockwise to the next seated player not sitting out (rules/README.md).
+  it moves clockwise to the next seated player not sitting out (docs/architecture.md).
 - Cards are dealt one at a time, three times round, in seat order from the button.
 - A player who lets an ante call time out is also sat out (they are away); one who declines
   (``decline``, or ``sit_out`` while asked) only misses the round.

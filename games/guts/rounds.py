@@ -1,4 +1,4 @@
-"""The round and hand flow of online Guts (rules/guts-online.md, "Rounds and hands").
+"""The round and hand flow of online Guts (docs/rules/guts-online.md, "Rounds and hands").
 
 The steps :mod:`games.guts.online` calls after checking an action. The flow of a round::
 
@@ -277,7 +277,7 @@ def read_deck(deck: Any) -> list[int]:
 def showdown(
     state: OnlineState, now: float, events: Events, *, timed_out: bool = False
 ) -> tuple[OnlineState, Events]:
-    """Reveal and settle (rules/guts-online.md, steps 4 to 6)."""
+    """Reveal and settle (docs/rules/guts-online.md, steps 4 to 6)."""
     config = state.config
     choices = list(state.choices)
     for index in state.dealt:
@@ -365,7 +365,7 @@ def showdown(
 
 
 def next_button(seats: list[Seat | None], button: int | None) -> int | None:
-    """The next seat clockwise from ``button`` whose player is in play (rules/README.md)."""
+    """The next seat clockwise from ``button`` whose player is in play (docs/architecture.md)."""
     if button is None:
         return None
     count = len(seats)

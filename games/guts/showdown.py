@@ -1,5 +1,5 @@
-"""Showdown and settlement helpers shared by every Guts game (rules/guts-online.md, "Settle";
-rules/guts-classic.md).
+"""Showdown and settlement helpers shared by every Guts game (docs/rules/guts-online.md, step 5;
+docs/rules/guts-classic.md).
 
 Hands are compared through :mod:`games.evaluators`: a key function turns card indices into an
 integer where greater is better, so the best hands are those with the greatest key and a tie is

@@ -1,4 +1,4 @@
-"""The state of an online Guts table (rules/guts-online.md): immutable and JSON-serialisable.
+"""The state of an online Guts table (docs/rules/guts-online.md): immutable and JSON-serialisable.
 
 A table is a tuple of seats (``None`` when empty) and the round and hand in progress. Per-seat
 hand data (``cards``, ``choices``, ``owed``) are tuples indexed by seat number.

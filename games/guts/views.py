@@ -1,6 +1,6 @@
 """What one seat, or a spectator, may see of an online Guts table; and its legal actions.
 
-Privacy (rules/guts-online.md, steps 2 to 4): a seat sees its own cards from the deal to the
+Privacy (docs/rules/guts-online.md, steps 2 to 4): a seat sees its own cards from the deal to the
 next ante call; the others' cards stay hidden until the reveal, and then only In hands are
 shown. While the declare is open, everyone sees which seats have ``decided`` (as online rooms
 show) but a choice is visible only to its owner; the choices are public once the declare ends.

@@ -1,4 +1,4 @@
-"""Three Card Poker against the house, with exact odds (rules/three-card-poker.md).
+"""Three Card Poker against the house, with exact odds (docs/rules/three-card-poker.md).
 
 - :data:`GAME` (:class:`ThreeCardPoker`): the table's state machine (games/engine.py);
   :func:`new_table` makes an empty table for a :class:`TableConfig`.

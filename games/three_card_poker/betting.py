@@ -1,4 +1,4 @@
-"""Bets and the betting clock (rules/three-card-poker.md, "A round", step 1).
+"""Bets and the betting clock (docs/rules/three-card-poker.md, "A round", step 1).
 
 Decisions where the rules are silent:
 

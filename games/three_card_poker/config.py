@@ -1,4 +1,4 @@
-"""A Three Card Poker table's settings and pay tables (rules/three-card-poker.md, "Table").
+"""A Three Card Poker table's settings and pay tables (docs/rules/three-card-poker.md, "Table").
 
 Money is whole cents. The two pay tables are tuples of "to one" payouts, in the order of the
 rules page: the Ante bonus pays (straight, three of a kind, straight flush), the Pair Plus bet
@@ -105,7 +105,7 @@ def _whole(name: str, value: Any, low: int, high: int | None = None, why: str = 
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    """One table's settings (rules/three-card-poker.md, "Table"), validated on creation.
+    """One table's settings (docs/rules/three-card-poker.md, "Table"), validated on creation.
 
     ``max_pair_plus`` 0 means the table offers no Pair Plus bet. Timers are whole seconds.
 

@@ -1,4 +1,4 @@
-"""Three Card Poker against the house: the table's state machine (rules/three-card-poker.md).
+"""Three Card Poker against the house: the table's state machine (docs/rules/three-card-poker.md).
 
 Action kinds: ``sit`` (``stack``), ``leave``, ``top_up`` (``amount``), ``sit_out``, ``sit_in``,
 ``connect``, ``disconnect``, ``bet`` (``ante``, optional ``pair_plus``), ``deal`` (``deck``),

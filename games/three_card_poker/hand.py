@@ -1,4 +1,4 @@
-"""The deal, Play or Fold, the dealer's reveal and the settlement (rules/three-card-poker.md,
+"""The deal, Play or Fold, the dealer's reveal and the settlement (docs/rules/three-card-poker.md,
 "A round", steps 2 to 5).
 
 Decisions where the rules are silent:

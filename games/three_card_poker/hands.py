@@ -1,7 +1,7 @@
 """Three-card hand facts for Three Card Poker, read from :mod:`games.evaluators`.
 
-Hands rank by rules/rankings.md, "Three cards", default order; the dealer qualifies with
-queen-high or better (rules/three-card-poker.md), that is with a hand at least as good as
+Hands rank by docs/rules/three-card-poker.md, "Hand rankings"; the dealer qualifies with
+queen-high or better (docs/rules/three-card-poker.md), that is with a hand at least as good as
 :data:`QUALIFYING`, Q-3-2 of mixed suits. Cards are :attr:`games.cards.Card.index` numbers.
 
 >>> from games.cards import parse_cards

@@ -1,5 +1,5 @@
-"""Exact odds of a Three Card Poker table's pay tables (rules/three-card-poker.md, "Figures the
-cardroom must compute exactly").
+"""Exact odds of a Three Card Poker table's pay tables (docs/rules/three-card-poker.md,
+"Figures").
 
 Every player hand (22,100) meets every dealer hand from the other 49 cards (18,424), counted in
 exact rational arithmetic (:class:`fractions.Fraction`). The count is by classes, not by the

@@ -1,5 +1,5 @@
 """Sitting down, leaving, topping up, sitting out and the connection flags
-(games/engine.py, "Kinds every seated game knows"; rules/three-card-poker.md, "Table").
+(games/engine.py, "Kinds every seated game knows"; docs/rules/three-card-poker.md, "Table").
 
 Decisions where the rules are silent:
 

@@ -1,4 +1,4 @@
-"""Settling one player's bets against the dealer (rules/three-card-poker.md, "Settle").
+"""Settling one player's bets against the dealer (docs/rules/three-card-poker.md, "Settle").
 
 Hands are compared by their evaluator keys (greater is better, equal ties); the Ante bonus and
 Pair Plus look at the player's hand category. Each bet comes out ``won``, ``returned`` or

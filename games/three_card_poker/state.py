@@ -1,6 +1,6 @@
 """A Three Card Poker table's state: immutable, JSON round-trip (games/engine.py).
 
-Phases of a round (rules/three-card-poker.md, "A round"):
+Phases of a round (docs/rules/three-card-poker.md, "A round"):
 
 - ``idle``: no round open and no clock; a bet, a sit or a sit-in opens one;
 - ``betting``: bets are taken until ``deadline``; the round closes early once every seat in

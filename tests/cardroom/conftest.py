@@ -26,7 +26,7 @@ def seated(survivor_table, make_player):
 @pytest.fixture(autouse=True)
 def every_table_replays(request):
     """After every test that used the database: each table's journal replays through the
-    games package to its recorded hands and state (DESIGN.md, "Hand history")."""
+    games package to its recorded hands and state (docs/architecture.md, "Hand history")."""
     yield
     if "django_db_setup" not in request.fixturenames and not request.node.get_closest_marker(
         "django_db"

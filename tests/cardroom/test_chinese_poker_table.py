@@ -1,5 +1,5 @@
 """Chinese Poker at the table: the JSON protocol and the page socket end to end, the house bots,
-and the commands (rules/chinese-poker.md).
+and the commands (docs/rules/chinese-poker.md).
 
 The deck is fixed (the runtime's shuffle is replaced) so every payment is known exactly. Every
 frame each connection receives is kept and checked: nobody sees another player's cards or

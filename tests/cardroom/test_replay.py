@@ -1,4 +1,4 @@
-"""Replaying a table's journal gives its recorded hands and state (DESIGN.md, "Hand history")."""
+"""Replaying a table's journal gives its recorded hands and state (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Three Card Poker at the table: the JSON protocol and the page socket end to end, the house
-bot, and the commands (rules/three-card-poker.md).
+bot, and the commands (docs/rules/three-card-poker.md).
 
 The deck is fixed (the runtime's shuffle is replaced) so every bet's result is known exactly.
 Every frame each connection receives is kept and checked: the dealer's cards and other

@@ -1,4 +1,5 @@
-"""games.cards: text in and out, errors that name the bad token, the deck (rules/README.md)."""
+"""games.cards: text in and out, errors that name the bad token, the deck
+(docs/architecture.md, "Conventions")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""games.deck: an unbiased shuffle, and a commitment anyone can check (DESIGN.md, fairness)."""
+"""games.deck: an unbiased shuffle, and a commitment anyone can check (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Every ordering rule of rules/rankings.md, each option, wild cards and the public contract."""
+"""Every ordering rule of docs/rules/guts-classic.md, "Hand rankings", each option, wild cards
+and the public contract."""
 
 from __future__ import annotations
 

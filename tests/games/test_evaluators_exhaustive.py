@@ -1,4 +1,5 @@
-"""Whole-table checks: every 2-, 3- and 5-card hand against the counts of rules/rankings.md."""
+"""Whole-table checks: every 2-, 3- and 5-card hand against the counts of
+docs/rules/guts-classic.md, "Hand rankings"."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ def rows_of(cards: Sequence[Card], natural: str | None = None) -> PlayerHand:
     return PlayerHand(tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:]), natural)
 
 
-#: The seed's four-player example (rules/chinese-poker.md): A +3, B -7, C +5, D -1.
+#: The seed's four-player example (docs/rules/chinese-poker.md): A +3, B -7, C +5, D -1.
 SEED_TALLY = {
     "A": ("4s 4d Jc", "Ks Kc 9d 7h 2d", "9c Td Js Qc Kd"),
     "B": ("Ah 8c 2s", "5s 5d Th 9h 4h", "6s 6d 3s 3c Ac"),

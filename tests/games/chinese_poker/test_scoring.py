@@ -1,4 +1,5 @@
-"""Scoring between players and settlement with the table-stakes caps (rules/chinese-poker.md)."""
+"""Scoring between players and settlement with the table-stakes caps
+(docs/rules/chinese-poker.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Classic Guts: the basic game, the limit and reserve, and each option (rules/guts-classic.md)."""
+"""Classic Guts: the basic game, the limit and reserve, and each option
+(docs/rules/guts-classic.md)."""
 
 from __future__ import annotations
 

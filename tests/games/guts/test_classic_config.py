@@ -1,4 +1,4 @@
-"""Classic Guts table options and presets (rules/guts-classic.md, "Options" and "Presets")."""
+"""Classic Guts table options and presets (docs/rules/guts-classic.md, "Options" and "Presets")."""
 
 from __future__ import annotations
 

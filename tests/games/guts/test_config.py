@@ -1,4 +1,4 @@
-"""Online Guts table settings and presets (rules/guts-online.md, "Table settings")."""
+"""Online Guts table settings and presets (docs/rules/guts-online.md, "Table settings")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Four-Two-Two and Four-Two-Three (rules/guts-classic.md, "Games with a second deal")."""
+"""Four-Two-Two and Four-Two-Three (docs/rules/guts-classic.md, "Games with a second deal")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Napalm, or Whipsaw (rules/guts-classic.md, "Games in stages with legs")."""
+"""Napalm, or Whipsaw (docs/rules/guts-classic.md, "Games in stages with legs")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Nuts (rules/guts-classic.md, "Games in stages with legs"; rankings.md, "Low")."""
+"""Nuts (docs/rules/guts-classic.md, "Games in stages with legs" and "Low (Nuts)")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Online Guts, one hand at a time: deal, declare, reveal and settle (rules/guts-online.md)."""
+"""Online Guts, one hand at a time: deal, declare, reveal and settle (docs/rules/guts-online.md)."""
 
 from __future__ import annotations
 

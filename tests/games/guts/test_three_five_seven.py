@@ -1,4 +1,4 @@
-"""Three-Five-Seven (rules/guts-classic.md, "Games in stages with legs")."""
+"""Three-Five-Seven (docs/rules/guts-classic.md, "Games in stages with legs")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Toh (rules/guts-classic.md, "Toh"; rankings.md, "One card")."""
+"""Toh (docs/rules/guts-classic.md, "Toh" and "One card")."""
 
 from __future__ import annotations
 

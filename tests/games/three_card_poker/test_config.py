@@ -1,4 +1,4 @@
-"""Table settings, pay tables and presets (rules/three-card-poker.md, "Table")."""
+"""Table settings, pay tables and presets (docs/rules/three-card-poker.md, "Table")."""
 
 from __future__ import annotations
 

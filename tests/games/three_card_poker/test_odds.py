@@ -1,4 +1,4 @@
-"""Exact odds (rules/three-card-poker.md, "Figures"), checked against an independent count.
+"""Exact odds (docs/rules/three-card-poker.md, "Figures"), checked against an independent count.
 
 The independent count here is written plainly: player hands are grouped by the smallest of
 their 24 suit relabellings, and for each group every dealer hand of the 49 other cards is

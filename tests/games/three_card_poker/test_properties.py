@@ -1,4 +1,4 @@
-"""Hypothesis: random action sequences conserve chips and every round ends (STYLE.md, "Tests")."""
+"""Hypothesis: random action sequences conserve chips and every round ends."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every row of the settlement table, the Ante bonus, Pair Plus and the dealer's qualification
-(rules/three-card-poker.md, "Settle"), played through the table with fixed decks."""
+(docs/rules/three-card-poker.md, "Settle"), played through the table with fixed decks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bets, decisions, timeouts, seats, views and the state's JSON (rules/three-card-poker.md;
+"""Bets, decisions, timeouts, seats, views and the state's JSON (docs/rules/three-card-poker.md;
 games/engine.py)."""
 
 from __future__ import annotations

@@ -62,31 +62,86 @@ def collect_static() -> None:
                 return
 
 
+@dataclass(frozen=True)
+class Daphne:
+    """One server process started by the tests, with its URL and log."""
+
+    url: str
+    port: int
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def wait_until_serving(self) -> None:
+        _wait_for(self.port, self.process, self.log_path)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
+
+
+def start_daphne(name: str, env: dict[str, str] | None = None, port: int = 0) -> Daphne:
+    """A daphne process serving the cardroom on the test database, with the in-process clock
+    as ``make play`` runs it (``env`` added to its environment); not yet waited for."""
+    port = port or free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_path = ARTIFACTS / f"{name}-{port}.log"
+    server_env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "CARDROOM_CLOCK_IN_PROCESS": "true",
+        "PYTHONUNBUFFERED": "1",
+        **(env or {}),
+    }
+    with open(log_path, "wb") as log:  # the child keeps its own copy of the file
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "cardroom.asgi:application"],
+            cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    return Daphne(f"http://127.0.0.1:{port}", port, process, log_path)
+
+
 @contextmanager
 def live_server(name: str = "server") -> Iterator[str]:
     """A daphne process serving the cardroom; yields its base URL and stops it after."""
     collect_static()
-    port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / f"{name}-{port}.log"
-    env = {**os.environ, "DATABASE_URL": database_url(), "CARDROOM_CLOCK_IN_PROCESS": "true"}
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "cardroom.asgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            _wait_for(port, process, log_path)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
-            _wait_for_its_connections_to_close()
+    server = start_daphne(name)
+    try:
+        server.wait_until_serving()
+        yield server.url
+    finally:
+        server.stop()
+        _wait_for_its_connections_to_close()
+
+
+@contextmanager
+def live_servers(
+    name: str = "servers", processes: int = 1, env: dict[str, str] | None = None
+) -> Iterator[list[str]]:
+    """``processes`` daphne processes as ``live_server`` starts one, each on a free port with
+    ``env`` added to its environment; yields their base URLs and stops them all after. More
+    than one need a database and a channel layer they share (PostgreSQL and REDIS_URL). For the
+    load script, which fetches no page: static files are not collected."""
+    ports: list[int] = []
+    while len(ports) < processes:
+        if (port := free_port()) not in ports:
+            ports.append(port)
+    started: list[Daphne] = []
+    try:
+        started.extend(start_daphne(name, env, port) for port in ports)
+        for server in started:
+            server.wait_until_serving()
+        yield [server.url for server in started]
+    finally:
+        for server in started:
+            server.process.terminate()
+        for server in started:
+            server.stop()
+        _wait_for_its_connections_to_close()
 
 
 def _wait_for_its_connections_to_close() -> None:

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -17,35 +15,11 @@ import pytest
 from accounts.services import user_create
 from cardroom.auth import token_create
 from cardroom.runtime import table_create
-from tests.live import (
-    ARTIFACTS,
-    ROOT,
-    _wait_for,
-    _wait_for_its_connections_to_close,
-    collect_static,
-    database_url,
-    free_port,
-)
+from tests.live import _wait_for_its_connections_to_close, collect_static, start_daphne
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 STOP_SECONDS = 5.0
-
-
-def start_server(name: str) -> tuple[str, subprocess.Popen[bytes]]:
-    collect_static()
-    port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / f"{name}-{port}.log"
-    env = {**os.environ, "DATABASE_URL": database_url(), "CARDROOM_CLOCK_IN_PROCESS": "true"}
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "cardroom.asgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    _wait_for(port, process, log_path)
-    return f"http://127.0.0.1:{port}", process
 
 
 async def play_a_while(url: str, table_id: int, tokens: list[str], *, close: bool) -> list:
@@ -93,8 +67,11 @@ def test_the_server_stops_soon_after_sigterm(close):
                  "decision_seconds": 2},
     )  # fmt: skip
     tokens = [token_create(user=user_create(username=f"stop{i}")) for i in range(3)]
-    url, process = start_server("graceful-stop")
+    collect_static()
+    server = start_daphne("graceful-stop")
+    url, process = server.url, server.process
     try:
+        server.wait_until_serving()
         loop = asyncio.new_event_loop()
         sockets = loop.run_until_complete(play_a_while(url, table.pk, tokens, close=close))
         started = time.monotonic()

@@ -1,40 +1,67 @@
-"""The server's load script: bots over the JSON protocol against a real server, bounded.
+"""The server's benchmark: bots over the JSON protocol against real servers, bounded.
 
-``python -m tests.load.load [--url URL] --tables 2 --players 3 --hands 5 [--json]``
+``python -m tests.load.load [--processes N | --url URL[,URL...]] --tables 5 --players 5
+--hands 6 [--decision-seconds 4 --ante-seconds 4 --showdown-seconds 1] [--json]``
 
-It creates Survivor tables and players (with API tokens) in the configured database, starts a
-server on loopback unless ``--url`` names one, and plays: each client antes and declares from its
-own view, one seat per table lets every third declare time out, so the clock's delay is measured
-too. Every loop is bounded in count and time; the script stops by itself. It prints the action
-round trip (send to ack) and the timeout delay (deadline to the pushed result) as percentiles.
+It creates Survivor tables and players (with API tokens) in the configured database, starts N
+daphne processes on loopback unless ``--url`` names servers (started with CARDROOM_BENCH=1),
+and spreads the clients over them round-robin, so a table's players sit on different
+processes. Each client antes and declares from its own view; one player in three lets every
+other declare time out, so the clock's lateness is measured too. Once the tables have stopped
+(the bots sit out as they go), the same number of sockets in groups of the same size measure a
+bare Channels group broadcast (tests/load/bare.py): the yardstick for the full stack's state
+frames per second. Every loop is bounded in count and time; the script stops by itself.
+
+Reported: the action round trip (send to ack) and the timeout lateness (deadline to the pushed
+result), as percentiles; state frames per second (received by all clients); bare deliveries
+per second and the ratio of the two; sockets the server dropped or that would not open (must
+be 0); error frames by code; the syncs the bots sent (after a refusal, or when nothing came
+long after a deadline: the sign of group messages a full channel dropped); the client's own CPU
+time in the game, since it shares the machine with its servers.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import secrets
 import statistics
 import time
+from collections import Counter
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import django
 
+from tests.load import bare
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
+ROOT = Path(__file__).resolve().parents[2]
+Plan = list[tuple[int, list[tuple[str, str]]]]
+#: A bot that has heard nothing this long after a deadline asks for the state.
+STALE_SECONDS = 2.0
+#: How long the game's tables may take to stop before the bare broadcast starts anyway.
+SETTLE_SECONDS = 15.0
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
-    """p50, p95 and max in milliseconds (zeros when empty)."""
+    """p50, p95, p99 and max in milliseconds (zeros when empty)."""
     if not values:
-        return {"count": 0, "p50_ms": 0.0, "p95_ms": 0.0, "max_ms": 0.0}
+        return {"count": 0, "p50_ms": 0.0, "p95_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
     ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+    def rank(share: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000, 1)
+
     return {
         "count": len(ordered),
         "p50_ms": round(statistics.median(ordered) * 1000, 1),
-        "p95_ms": round(p95 * 1000, 1),
+        "p95_ms": rank(0.95),
+        "p99_ms": rank(0.99),
         "max_ms": round(ordered[-1] * 1000, 1),
     }
 
@@ -48,11 +75,17 @@ class Bot:
         self.lazy = lazy
         self.round_trips: list[float] = []
         self.timeout_delays: list[float] = []
+        self.errors: Counter[str] = Counter()
+        self.state_frames = 0
+        self.dropped = False
         self.hands = 0
         self.pending: dict[str, float] = {}
         self.next_id = 0
         self.deadline: datetime | None = None
         self.phase = ""
+        self.mates: list[Bot] = [self]
+        self.syncs = 0
+        self.synced_for: datetime | None = None
 
     async def act(self, **action: Any) -> None:
         self.next_id += 1
@@ -60,17 +93,49 @@ class Bot:
         self.pending[ident] = time.monotonic()
         await self.socket.send(json.dumps({"type": "action", "id": ident, "action": action}))
 
+    def table_done(self, hands: int) -> bool:
+        """Every connected player at this table has played ``hands``: a bot that stopped
+        earlier would stop acting, and the others would wait on its timeouts."""
+        return min((bot.hands for bot in self.mates if not bot.dropped), default=hands) >= hands
+
     async def run(self, hands: int, stop_at: float) -> None:
-        while self.hands < hands and time.monotonic() < stop_at:
-            try:
-                text = await asyncio.wait_for(self.socket.recv(), stop_at - time.monotonic())
-            except TimeoutError:
-                return
-            frame = json.loads(text)
-            if frame["type"] in ("ack", "error") and frame.get("id") in self.pending:
-                self.round_trips.append(time.monotonic() - self.pending.pop(frame["id"]))
-            if frame["type"] == "state":
-                await self.on_state(frame)
+        import websockets
+
+        try:
+            while not self.table_done(hands) and (now := time.monotonic()) < stop_at:
+                try:
+                    text = await asyncio.wait_for(self.socket.recv(), min(1.0, stop_at - now))
+                except TimeoutError:
+                    await self.sync_if_stale()
+                    continue
+                await self.on_frame(json.loads(text))
+        except websockets.ConnectionClosed:
+            self.dropped = True  # the server closed it: nothing here ever does
+
+    async def sync(self) -> None:
+        self.syncs += 1
+        await self.socket.send(json.dumps({"type": "sync"}))
+
+    async def sync_if_stale(self) -> None:
+        """Ask for the state once when the deadline is long gone and nothing came: a version
+        the channel layer dropped (a full channel drops) would leave this bot waiting."""
+        deadline = self.deadline
+        if deadline is None or deadline == self.synced_for:
+            return
+        if (datetime.now(deadline.tzinfo) - deadline).total_seconds() > STALE_SECONDS:
+            self.synced_for = deadline
+            await self.sync()
+
+    async def on_frame(self, frame: dict[str, Any]) -> None:
+        if frame["type"] in ("ack", "error") and frame.get("id") in self.pending:
+            self.round_trips.append(time.monotonic() - self.pending.pop(frame["id"]))
+        if frame["type"] == "error":
+            self.errors[frame.get("code", "?")] += 1
+            if frame.get("code") == "refused":
+                await self.sync()  # as the protocol asks: this bot's view was out of date
+        if frame["type"] == "state":
+            self.state_frames += 1
+            await self.on_state(frame)
 
     async def on_state(self, frame: dict[str, Any]) -> None:
         table = frame["table"]
@@ -86,24 +151,35 @@ class Bot:
         legal = {a["kind"] for a in (frame.get("you") or {}).get("legal_actions", [])}
         self.lazy_declared_never = False
         if "ante" in legal:
-            await self.act(kind="ante")
+            await self.once(kind="ante")
         elif "declare" in legal:
-            if self.lazy and self.hands % 3 == 0:
+            if self.lazy and self.hands % 2 == 0:
                 self.lazy_declared_never = True  # let the clock muck this one
                 return
             cards = frame["you"]["cards"]
             ranks = sorted("23456789TJQKA".index(card[0]) for card in cards)
             pair = len(set(ranks)) < 3
-            await self.act(kind="declare", choice="in" if pair or ranks[-1] >= 10 else "out")
+            await self.once(kind="declare", choice="in" if pair or ranks[-1] >= 10 else "out")
+        elif "sit_in" in legal:  # sat out by the clock after a missed ante
+            await self.once(kind="sit_in")
         elif "top_up" in legal and table["seats"]:
             mine = next(s for s in table["seats"] if s.get("player") == self.name)
             if mine.get("stack", 0) < 1000:
-                await self.act(kind="top_up", amount=5000)
+                await self.once(kind="top_up", amount=5000)
 
     lazy_declared_never = False
+    acted: tuple[str, str, datetime | None] = ("", "", None)
+
+    async def once(self, **action: Any) -> None:
+        """Act once per decision: every other player's move pushes a frame that still offers
+        this one until it is applied, and sending it again would only be refused."""
+        decision = (action["kind"], self.phase, self.deadline)
+        if decision != self.acted:
+            self.acted = decision
+            await self.act(**action)
 
 
-def setup(tables: int, players: int) -> list[tuple[int, list[tuple[str, str]]]]:
+def setup(tables: int, players: int, timers: dict[str, float]) -> Plan:
     """Tables with their players' names and tokens, created in the configured database."""
     from accounts.services import user_create
     from cardroom.auth import token_create
@@ -114,8 +190,7 @@ def setup(tables: int, players: int) -> list[tuple[int, list[tuple[str, str]]]]:
     for number in range(tables):
         table = table_create(
             game="guts", preset="survivor", name=f"load {stamp}-{number}",
-            options={"ante": 100, "seats": max(2, players), "showdown_seconds": 0.5,
-                     "decision_seconds": 2, "ante_seconds": 2},
+            options={"ante": 100, "seats": max(2, players), **timers},
         )  # fmt: skip
         seated = []
         for index in range(players):
@@ -125,58 +200,210 @@ def setup(tables: int, players: int) -> list[tuple[int, list[tuple[str, str]]]]:
     return made
 
 
-async def play(url: str, plan: list[tuple[int, list[tuple[str, str]]]], hands: int,
-               seconds: float) -> dict[str, Any]:  # fmt: skip
+async def play(urls: list[str], plan: Plan, hands: int, seconds: float) -> dict[str, Any]:
+    """The game phase: client k on server k mod N, so a table's players are spread."""
     import websockets
 
-    bots: list[Bot] = []
-    for table_id, seated in plan:
-        for index, (name, token) in enumerate(seated):
-            socket = await websockets.connect(
-                url.replace("http", "ws") + f"/ws/api/tables/{table_id}/",
-                additional_headers={"Authorization": f"Bearer {token}", "Origin": url},
-            )
-            bot = Bot(socket, name, lazy=index == 0)
-            bots.append(bot)
-            await bot.act(kind="sit", buy_in=20_000)
+    gate = asyncio.Semaphore(bare.CONNECTING)
+
+    async def join(url: str, table_id: int, name: str, token: str, lazy: bool) -> Bot:
+        async with gate:
+            path = f"/ws/api/tables/{table_id}/"
+            socket = await bare.open_socket(url, path, {"Authorization": f"Bearer {token}"})
+        bot = Bot(socket, name, lazy)
+        await bot.act(kind="sit", buy_in=20_000)
+        return bot
+
+    players = [(table_id, index, *player) for table_id, seated in plan
+               for index, player in enumerate(seated)]  # fmt: skip
+    joined = await asyncio.gather(
+        *(join(urls[k % len(urls)], table_id, name, token, lazy=index % 3 == 0)
+          for k, (table_id, index, name, token) in enumerate(players)),
+        return_exceptions=True,
+    )  # fmt: skip
+    for outcome in joined:  # a socket that would not open is counted; anything else is a bug
+        if isinstance(outcome, BaseException) and not isinstance(
+            outcome, OSError | TimeoutError | websockets.WebSocketException
+        ):
+            raise outcome
+    tables: dict[int, list[Bot]] = {}
+    for (table_id, *_), outcome in zip(players, joined, strict=True):
+        if isinstance(outcome, Bot):
+            outcome.mates = tables.setdefault(table_id, [])
+            outcome.mates.append(outcome)
+    bots = [bot for mates in tables.values() for bot in mates]
     started = time.monotonic()
     await asyncio.gather(*(bot.run(hands, started + seconds) for bot in bots))
     elapsed = time.monotonic() - started
+    for bot in bots:  # no more hands for these seats, so the tables stop soon (see settle)
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await bot.socket.send(
+                json.dumps({"type": "action", "id": "done", "action": {"kind": "sit_out"}})
+            )
     for bot in bots:
         await bot.socket.close()
-    played = min(bot.hands for bot in bots)
+    frames = sum(bot.state_frames for bot in bots)
     return {
         "tables": len(plan),
         "clients": len(bots),
-        "hands_per_table": played,
+        "hands_per_table": min((bot.hands for bot in bots), default=0),
         "seconds": round(elapsed, 2),
         "actions": sum(len(bot.round_trips) for bot in bots),
         "round_trip": percentiles([t for bot in bots for t in bot.round_trips]),
         "timeout_delay": percentiles([t for bot in bots for t in bot.timeout_delays]),
+        "syncs": sum(bot.syncs for bot in bots),
+        "state_frames": frames,
+        "state_frames_per_s": round(frames / elapsed, 1) if elapsed > 0 else 0.0,
+        "dropped_sockets": len(players) - len(bots) + sum(bot.dropped for bot in bots),
+        "errors": dict(sum((bot.errors for bot in bots), Counter())),
     }
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", default="")
+async def settle(plan: Plan) -> float:
+    """Wait, at most SETTLE_SECONDS, until the game's tables stop: their bots gone, the clock
+    plays out their hands for a few seconds, work the bare broadcast should not share."""
+    from asgiref.sync import sync_to_async
+    from django.db import connection
+
+    from cardroom.models import Table
+
+    ids = [table_id for table_id, _ in plan]
+
+    def ticking() -> bool:
+        try:
+            return Table.objects.filter(pk__in=ids, deadline__isnull=False).exists()
+        finally:
+            connection.close()  # this thread's own: nothing may hold the database after
+
+    started = time.monotonic()
+    while time.monotonic() - started < SETTLE_SECONDS and await sync_to_async(ticking)():
+        await asyncio.sleep(0.25)
+    return round(time.monotonic() - started, 2)
+
+
+async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
+    """The game, then right after it the bare broadcast over as many sockets."""
+    import websockets
+
+    cpu = time.process_time()
+    result = {"processes": len(urls), **await play(urls, plan, args.hands, args.seconds)}
+    # The load's own share of the machine, which its servers share too.
+    result["client_cpu_seconds"] = round(time.process_time() - cpu, 2)
+    result["settle_seconds"] = await settle(plan)
+    try:
+        broadcast = await bare.broadcast(urls, len(plan), args.players)
+    except (OSError, TimeoutError, websockets.WebSocketException) as error:
+        # A server given with --url and started without CARDROOM_BENCH=1 has no bench route.
+        broadcast = {"error": f"{type(error).__name__}: {error}", "per_s": 0.0, "dropped": 0}
+    result["bare_broadcast"] = broadcast
+    result["bare_broadcast_per_s"] = broadcast["per_s"]
+    result["dropped_sockets"] += broadcast["dropped"]
+    per_s = broadcast["per_s"]
+    result["ratio"] = float(f"{result['state_frames_per_s'] / per_s:.4g}") if per_s else None
+    return result
+
+
+def summary(result: dict[str, Any]) -> str:
+    """One line for a person."""
+    errors = ", ".join(f"{code} {n}" for code, n in sorted(result["errors"].items())) or "none"
+    processes = result["processes"]
+    return (
+        f"{result['tables']} tables, {result['clients']} clients on {processes} "
+        f"process{'es' if processes > 1 else ''}, {result['hands_per_table']} hands per table in "
+        f"{result['seconds']} s: round trip p50 {result['round_trip']['p50_ms']} ms, "
+        f"p99 {result['round_trip']['p99_ms']} ms; timeout lateness p99 "
+        f"{result['timeout_delay']['p99_ms']} ms; {result['state_frames_per_s']} state frames/s"
+        f" vs {result['bare_broadcast_per_s']} bare broadcast deliveries/s (ratio "
+        f"{result['ratio']}); {result['dropped_sockets']} dropped sockets; errors: {errors}"
+    )
+
+
+def secret_key_env() -> dict[str, str]:
+    """Outside the tests and DEBUG the settings refuse to start without a secret key: unless
+    the environment or the key file (as cardroom/settings.py reads them) has one, one key
+    generated here, the same for every process."""
+    if os.environ.get("DJANGO_SECRET_KEY"):
+        return {}
+    path = Path(os.environ.get("CARDROOM_SECRET_KEY_FILE") or ROOT / ".local" / "secret_key")
+    if path.exists() and path.read_text().strip():
+        return {}
+    return {"DJANGO_SECRET_KEY": secrets.token_urlsafe(50)}
+
+
+def unshared() -> str | None:
+    """Why several server processes cannot run on this configuration, or None."""
+    from django.conf import settings
+    from django.db import connection
+
+    missing = []
+    if connection.vendor != "postgresql":
+        missing.append("DATABASE_URL (PostgreSQL)")
+    if "redis" not in str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).lower():
+        missing.append("REDIS_URL")
+    if not missing:
+        return None
+    return (
+        "several processes need a database and a channel layer they share; the embedded "
+        "default (SQLite and the in-memory layer) serves one process only. Missing: "
+        f"{' and '.join(missing)}; for example DATABASE_URL=postgres://postgres@127.0.0.1:5432/"
+        "cardroom REDIS_URL=redis://127.0.0.1:6379/0, or --processes 1"
+    )
+
+
+def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--url", default="", help="servers to use (comma-separated), not start")
+    parser.add_argument("--processes", type=int, default=1, help="daphne processes to start")
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--hands", type=int, default=5)
-    parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long")
+    parser.add_argument("--decision-seconds", type=float, default=4.0)
+    parser.add_argument("--ante-seconds", type=float, default=4.0)
+    parser.add_argument("--showdown-seconds", type=float, default=1.0)
+    parser.add_argument("--seconds", type=float, default=120.0, help="stop the game this soon")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    if not (1 <= args.tables <= 50 and 2 <= args.players <= 10 and 1 <= args.hands <= 1000):
-        parser.error("bounds: 1-50 tables, 2-10 players, 1-1000 hands")
-    django.setup()
-    plan = setup(args.tables, args.players)
-    if args.url:
-        result = asyncio.run(play(args.url, plan, args.hands, args.seconds))
-    else:
-        from tests.live import live_server
+    if not (1 <= args.tables <= 200 and 2 <= args.players <= 10 and 1 <= args.hands <= 1000):
+        parser.error("bounds: 1-200 tables, 2-10 players, 1-1000 hands")
+    if not (1 <= args.processes <= 16 and 0 < args.seconds <= 3600):
+        parser.error("bounds: 1-16 processes, at most 3600 seconds")
+    timers = (args.decision_seconds, args.ante_seconds, args.showdown_seconds)
+    if not all(0.1 <= timer <= 600 for timer in timers):
+        parser.error("bounds: table timers from 0.1 to 600 seconds")
+    if args.url and args.processes != 1:
+        parser.error("--processes starts servers; with --url, list theirs comma-separated")
+    return parser, args
 
-        with live_server("load") as url:
-            result = asyncio.run(play(url, plan, args.hands, args.seconds))
-    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser, args = parse(argv)
+    from django.conf import settings
+
+    if not settings.configured:  # run as a script: this process loads the settings too
+        os.environ.update(secret_key_env())
+    django.setup()
+    if args.processes > 1 and (why := unshared()):
+        parser.error(f"--processes {args.processes}: {why}")
+    timers = {
+        "decision_seconds": args.decision_seconds,
+        "ante_seconds": args.ante_seconds,
+        "showdown_seconds": args.showdown_seconds,
+    }
+    plan = setup(args.tables, args.players, timers)
+    if args.url:
+        urls = [url.rstrip("/") for url in args.url.split(",") if url]
+        result = asyncio.run(measure(urls, plan, args))
+    else:
+        from tests.live import live_servers
+
+        env = {"CARDROOM_BENCH": "1", **secret_key_env()}
+        with live_servers("load", args.processes, env) as urls:
+            result = asyncio.run(measure(urls, plan, args))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(json.dumps(result, indent=2))
+        print(summary(result))
     return result
 
 

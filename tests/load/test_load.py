@@ -2,21 +2,132 @@
 
 from __future__ import annotations
 
-import pytest
+import importlib
+import json
+import os
+import subprocess
+import sys
 
+import pytest
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from cardroom import routing
+from tests.live import ROOT, database_url
 from tests.load.load import main, percentiles
 
 pytestmark = pytest.mark.django_db(transaction=True)
+#: The short game every run here plays: timers that keep it within seconds.
+SHORT = ["--decision-seconds", "1", "--ante-seconds", "1", "--showdown-seconds", "0.2"]
 
 
 def test_percentiles_are_in_milliseconds():
     assert percentiles([0.001, 0.002, 0.003]) == {
-        "count": 3, "p50_ms": 2.0, "p95_ms": 3.0, "max_ms": 3.0,
+        "count": 3, "p50_ms": 2.0, "p95_ms": 3.0, "p99_ms": 3.0, "max_ms": 3.0,
     }  # fmt: skip
 
 
-def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):
-    result = main(["--tables", "1", "--players", "3", "--hands", "3", "--seconds", "40"])
-    assert result["hands_per_table"] >= 3
+def bench_paths() -> list[str]:
+    paths = [str(pattern.pattern) for pattern in routing.websocket_urlpatterns]
+    return [path for path in paths if "bench" in path]
+
+
+def test_the_bench_route_is_absent_unless_cardroom_bench(settings):
+    assert settings.CARDROOM_BENCH is False
+    assert bench_paths() == []
+    settings.CARDROOM_BENCH = True
+    try:
+        importlib.reload(routing)
+        assert bench_paths() == ["ws/bench/broadcast/"]
+    finally:
+        settings.CARDROOM_BENCH = False
+        importlib.reload(routing)
+    assert bench_paths() == []
+
+
+async def test_without_the_setting_no_socket_reaches_a_bench_consumer():
+    communicator = WebsocketCommunicator(
+        URLRouter(routing.websocket_urlpatterns), "/ws/bench/broadcast/?group=bench-1"
+    )
+    with pytest.raises(ValueError, match="No route found"):
+        await communicator.connect()
+
+
+async def test_the_bench_consumer_sends_a_burst_to_its_group():
+    from cardroom.bench import BroadcastConsumer
+
+    app = BroadcastConsumer.as_asgi()
+    members = [WebsocketCommunicator(app, "/?group=bench-t") for _ in range(2)]
+    for member in members:
+        assert (await member.connect())[0]
+    await members[0].send_json_to({"burst": 3, "group": "bench-t"})
+    for member in members:
+        assert [await member.receive_from() for _ in range(3)] == ["0", "1", "2"]
+    outsider = WebsocketCommunicator(app, "/?group=table-1")  # never a table's group
+    assert not (await outsider.connect())[0]
+    for member in members:
+        await member.disconnect()
+
+
+def test_several_processes_are_refused_on_the_embedded_default():
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("DATABASE_URL", "REDIS_URL")}  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.load.load", "--processes", "2"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert "--processes 2: several processes need a database and a channel layer" in run.stderr
+    assert "DATABASE_URL (PostgreSQL) and REDIS_URL" in run.stderr
+
+
+def assert_sane(result: dict, *, processes: int) -> None:
+    assert result["processes"] == processes
+    assert result["hands_per_table"] >= 2
     assert result["round_trip"]["count"] > 0
+    assert 0 < result["round_trip"]["p50_ms"] <= result["round_trip"]["p99_ms"]
     assert result["timeout_delay"]["count"] >= 1
+    assert "p99_ms" in result["timeout_delay"]
+    assert result["state_frames_per_s"] > 0
+    assert result["bare_broadcast_per_s"] > 0
+    assert result["ratio"] == pytest.approx(
+        result["state_frames_per_s"] / result["bare_broadcast_per_s"], rel=1e-3
+    )
+    assert result["dropped_sockets"] == 0
+    assert isinstance(result["errors"], dict)
+
+
+def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):
+    result = main(["--tables", "1", "--players", "3", "--hands", "3", "--seconds", "40", *SHORT])
+    assert result["tables"] == 1
+    assert result["clients"] == 3
+    assert result["hands_per_table"] >= 3
+    assert_sane(result, processes=1)
+    assert "state frames/s" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_it_runs_where_the_settings_refuse_to_start_without_a_key():
+    """Outside the tests and DEBUG there is no key here: the script makes one for its servers."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("PYTEST")}
+    env.pop("DJANGO_SECRET_KEY", None)
+    env.pop("DEBUG", None)
+    env["CARDROOM_SECRET_KEY_FILE"] = str(ROOT / ".local" / "no-such-key-file")
+    env["DATABASE_URL"] = database_url()  # the test database, not the configured one
+    argv = ["--tables", "1", "--players", "2", "--hands", "1", "--seconds", "20", "--json"]
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.load.load", *argv, *SHORT],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=90,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout)
+    assert result["hands_per_table"] >= 1
+    assert result["dropped_sockets"] == 0
+    assert result["bare_broadcast_per_s"] > 0
+
+
+@pytest.mark.redis
+def test_two_processes_share_the_tables(capsys):
+    argv = ["--processes", "2", "--tables", "2", "--players", "3", "--hands", "2"]
+    result = main([*argv, "--seconds", "20", "--json", *SHORT])
+    assert result["clients"] == 6
+    assert_sane(result, processes=2)

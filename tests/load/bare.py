@@ -1,0 +1,142 @@
+"""The bare broadcast: Channels' group fan-out alone (cardroom/bench.py), as a yardstick.
+
+As many sockets as the game phase had clients, spread over the same server processes in the
+same order, in groups as large as its tables. One member of each group asks the server for
+bursts of group messages (never more in flight than the layer holds) and every member counts
+what reaches it. Deliveries per second here
+against state frames per second there says how much of the channel layer's capacity the full
+stack gets. Bounded: ``burst`` messages per group, ``seconds`` at most.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+BURST = 2000
+SECONDS = 5.0
+#: Group messages asked for and not yet read by every member of their group, at most, in all.
+#: A full channel drops a group message rather than wait, and channels_redis queues all of a
+#: process's incoming messages under one key of capacity 100 (the in-memory layer, each
+#: channel's 100): under that, nothing is lost, and the rate is what the layer delivers.
+WINDOW = 80
+#: Messages asked for at a time by one group (fewer when many groups share the window).
+CHUNK = 20
+#: A member that has had nothing for this long has had all it will get.
+IDLE_SECONDS = 2.0
+#: Handshakes at once: daphne's listen backlog is 50.
+CONNECTING = 40
+
+
+async def open_socket(url: str, path: str, headers: dict[str, str] | None = None) -> Any:
+    import websockets
+
+    return await websockets.connect(
+        url.replace("http", "ws", 1) + path,
+        additional_headers={"Origin": url, **(headers or {})},
+        open_timeout=30,
+    )
+
+
+class Flight:
+    """Messages asked for, and those read by every member of their group, over all groups."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+        self.landed = 0
+        self.moved = asyncio.Event()
+
+
+class Group:
+    """One group's sockets (the first asks for the bursts) and what each has read."""
+
+    def __init__(self, name: str, sockets: list[Any], flight: Flight) -> None:
+        self.name = name
+        self.sockets = sockets
+        self.flight = flight
+        self.received = [0] * len(sockets)
+        self.asked = 0
+        self.landed = 0  # read by every member
+        self.last = 0.0
+        self.dropped = 0
+
+    async def ask(self, count: int) -> None:
+        await self.sockets[0].send(json.dumps({"burst": count, "group": self.name}))
+        self.asked += count
+        self.flight.asked += count
+
+    async def read(self, index: int, burst: int, deadline: float) -> None:
+        import websockets
+
+        try:
+            while self.received[index] < burst:
+                wait = deadline - time.monotonic()
+                if self.received[index]:
+                    wait = min(wait, IDLE_SECONDS)
+                try:
+                    await asyncio.wait_for(self.sockets[index].recv(), max(0.0, wait))
+                except TimeoutError:
+                    return
+                self.received[index] += 1
+                self.last = time.monotonic()
+                if (landed := min(self.received)) > self.landed:
+                    self.flight.landed += landed - self.landed
+                    self.landed = landed
+                    self.flight.moved.set()
+        except websockets.ConnectionClosed:
+            self.dropped += 1
+
+
+async def ask_all(groups: list[Group], flight: Flight, burst: int, deadline: float) -> None:
+    """Each group's burst, a chunk at a time round the groups, within the WINDOW."""
+    chunk = max(1, min(CHUNK, WINDOW // len(groups)))
+    while waiting := [group for group in groups if group.asked < burst]:
+        for group in waiting:
+            while flight.asked - flight.landed + chunk > WINDOW:
+                flight.moved.clear()
+                wait = min(IDLE_SECONDS, deadline - time.monotonic())
+                try:
+                    await asyncio.wait_for(flight.moved.wait(), max(0.0, wait))
+                except TimeoutError:
+                    return  # the time is up, or a message was lost after all
+            if time.monotonic() >= deadline:
+                return
+            await group.ask(min(chunk, burst - group.asked))
+
+
+async def broadcast(
+    urls: list[str], groups: int, size: int, *, burst: int = BURST, seconds: float = SECONDS
+) -> dict[str, Any]:
+    """Deliveries per second of ``burst`` messages to each of ``groups`` groups of ``size``."""
+    stamp = f"{time.time_ns() % 10**12}"
+    gate = asyncio.Semaphore(CONNECTING)
+
+    async def join(number: int, name: str) -> Any:
+        async with gate:
+            return await open_socket(urls[number % len(urls)], f"/ws/bench/broadcast/?group={name}")
+
+    names = [f"bench-{stamp}-{group}" for group in range(groups)]
+    # Socket k on server k mod N, in the game phase's order.
+    sockets = await asyncio.gather(*(join(k, names[k // size]) for k in range(groups * size)))
+    flight = Flight()
+    made = [Group(name, sockets[number * size : (number + 1) * size], flight)
+            for number, name in enumerate(names)]  # fmt: skip
+    started = time.monotonic()
+    deadline = started + seconds
+    await asyncio.gather(
+        ask_all(made, flight, burst, deadline),
+        *(group.read(index, burst, deadline) for group in made for index in range(size)),
+    )
+    for socket in sockets:
+        await socket.close()
+    delivered = sum(sum(group.received) for group in made)
+    elapsed = max((group.last for group in made), default=0.0) - started
+    return {
+        "deliveries": delivered,
+        "expected": groups * size * burst,
+        "seconds": round(max(0.0, elapsed), 2),
+        "per_s": round(delivered / elapsed, 1) if elapsed > 0 else 0.0,
+        "dropped": sum(group.dropped for group in made),
+    }

@@ -18,7 +18,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-__all__ = ["ServerLoop", "broadcast_on_commit", "version_message"]
+__all__ = ["ServerLoop", "broadcast_on_commit", "server_loop", "version_message"]
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,12 @@ class ServerLoop:
         # Every call: a test runs each of its servers on a loop of its own.
         _loop = asyncio.get_running_loop()
         return await self.app(scope, receive, send)
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """This process's server loop, while it runs (None under ``runclock`` or a command)."""
+    loop = _loop
+    return loop if loop is not None and loop.is_running() else None
 
 
 def version_message(table_id: int, version: int, snapshot: dict[str, Any] | None) -> dict[str, Any]:

@@ -13,18 +13,21 @@ by the poll interval (the issue asks for half a second).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import threading
 import time
 from datetime import datetime, timedelta
 
+from channels.db import database_sync_to_async
 from django.db import close_old_connections, connection, transaction
 from django.db.models import Min, Q
 from django.utils import timezone
 
 from accounts.ledger import LedgerError
 from cardroom.bots import bots_sweep
+from cardroom.broadcast import server_loop
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.runtime import table_apply, table_timeout
 from games.engine import IllegalAction
@@ -35,6 +38,8 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
 #: How often the presence and bot sweeps run.
 SLOW_SWEEP_SECONDS = 0.5
+#: The longest a tick waits for the server's write thread (a stopping server never runs it).
+TICK_TIMEOUT_SECONDS = 30.0
 #: Seconds a disconnected player keeps the seat after the hand, when the game sets none.
 DEFAULT_GRACE_SECONDS = 60
 
@@ -133,13 +138,28 @@ class ClockThread(threading.Thread):
         self.slow_due = 0.0
         while not self.stopping.is_set():
             try:
-                self.tick()
+                self.tick_where_writes_go()
             except Exception:
                 log.exception("clock sweep failed")
             finally:
                 close_old_connections()
             self.stopping.wait(self.pause())
         log.info("clock stopped")
+
+    def tick_where_writes_go(self) -> None:
+        """One tick, on SQLite in the server's own write thread.
+
+        SQLite has one writer: a clock writing from its own thread made the server's action
+        thread wait on the file lock, and SQLite's busy handler sleeps in steps of up to
+        100 ms, so actions queued behind every timeout. Run by the thread that applies the
+        sockets' actions, the two simply take turns.
+        """
+        loop = server_loop() if connection.vendor == "sqlite" else None
+        if loop is None:
+            self.tick()
+            return
+        done = asyncio.run_coroutine_threadsafe(database_sync_to_async(self.tick)(), loop)
+        done.result(timeout=TICK_TIMEOUT_SECONDS)
 
     def tick(self) -> None:
         clock_sweep()

@@ -36,8 +36,11 @@ __all__ = ["ClockThread", "clock_sweep", "presence_sweep"]
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
-#: How often the presence and bot sweeps run.
+#: How often the bot sweep runs (bots think for a second or more).
 SLOW_SWEEP_SECONDS = 0.5
+#: How often the presence sweep runs: graces and idle limits are tens of seconds, and under
+#: load the sweep's scan of away seats was a tenth of a server's time at twice a second.
+PRESENCE_SWEEP_SECONDS = 2.0
 #: The longest a tick waits for the server's write thread (a stopping server never runs it).
 TICK_TIMEOUT_SECONDS = 30.0
 #: Seconds a disconnected player keeps the seat after the hand, when the game sets none.
@@ -131,11 +134,11 @@ class ClockThread(threading.Thread):
     def __init__(self) -> None:
         super().__init__(name="cardroom-clock", daemon=True)
         self.stopping = threading.Event()
-        self.slow_due = 0.0
+        self.slow_due = self.presence_due = 0.0
 
     def run(self) -> None:
         log.info("clock started")
-        self.slow_due = 0.0
+        self.slow_due = self.presence_due = 0.0
         while not self.stopping.is_set():
             try:
                 self.tick_where_writes_go()
@@ -163,12 +166,13 @@ class ClockThread(threading.Thread):
 
     def tick(self) -> None:
         clock_sweep()
-        # Presence is timed in tens of seconds and bots think for a second or more: they
-        # need not run on every fast tick of the deadline loop.
+        # Neither bots nor presence need every fast tick of the deadline loop.
         if time.monotonic() >= self.slow_due:
             self.slow_due = time.monotonic() + SLOW_SWEEP_SECONDS
-            presence_sweep()
             bots_sweep()
+        if time.monotonic() >= self.presence_due:
+            self.presence_due = time.monotonic() + PRESENCE_SWEEP_SECONDS
+            presence_sweep()
 
     def pause(self) -> float:
         """Sleep until the next deadline, but never longer than the poll interval.

@@ -207,6 +207,10 @@ if REDIS_URL:
                         "health_check_interval": 15,
                     }
                 ],
+                # A process's sockets share one Redis list, which the default capacity
+                # (100) fills at a busy moment of a few dozen tables: pushes were dropped
+                # ("over capacity") and clients had to sync. Messages still expire.
+                "capacity": 5000,
                 # Parallel test workers share one Redis: keep their groups apart.
                 "prefix": "cardroom" + os.environ.get("PYTEST_XDIST_WORKER", ""),
             },

@@ -197,9 +197,15 @@ def _apply(
 
 def locked_table(table_id: int) -> Table:
     """The table row, locked for this transaction, with its open hand (one query)."""
-    return (
+    table = (
         Table.objects.select_for_update(of=("self",)).select_related("open_hand").get(pk=table_id)
     )
+    if table.open_hand_id is not None and table.open_hand is None:
+        # PostgreSQL, after waiting for the lock: the row is re-read as the other transaction
+        # left it, but the joined hand is read from the snapshot taken before the wait, in
+        # which the hand that transaction opened does not exist yet. Read it now.
+        table.open_hand = Hand.objects.get(pk=table.open_hand_id)
+    return table
 
 
 def _apply_locked(

@@ -18,15 +18,15 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from cardroom.auth import TokenAuthMiddleware  # noqa: E402
-from cardroom.broadcast import ServerLoop  # noqa: E402
 from cardroom.routing import websocket_urlpatterns  # noqa: E402
+from cardroom.tables.auth import TokenAuthMiddleware  # noqa: E402
+from cardroom.tables.broadcast import ServerLoop  # noqa: E402
 
 if settings.CARDROOM_CLOCK_IN_PROCESS:
     # The embedded default runs the clock inside the server process (docs/architecture.md).
     import atexit
 
-    from cardroom.clock import ClockThread
+    from cardroom.tables.clock import ClockThread
 
     _clock = ClockThread()
     _clock.start()

@@ -22,8 +22,8 @@ from accounts.models import AccountKind, TransferKind, User
 from accounts.selectors import bankroll_balance
 from accounts.services import user_create
 from cardroom.models import Seat, Table, TableStatus
-from cardroom.runtime import table_act
-from cardroom.selectors import table_state
+from cardroom.tables.runtime import table_act
+from cardroom.tables.selectors import table_state
 from games.cards import parse_cards
 from games.chinese_poker import best_arrangement
 from games.engine import IllegalAction

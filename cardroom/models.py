@@ -98,8 +98,8 @@ class Seat(models.Model):
     lease_until = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="Renewed by every process with a socket of this player (cardroom.freshness); "
-        "past it, the connections counted here belong to a process that is gone.",
+        help_text="Renewed by every process with a socket of this player; past it, the "
+        "connections counted here belong to a process that is gone.",
     )
     presence_step = models.PositiveSmallIntegerField(
         default=0, help_text="0 present or within grace; 1 sat out by the clock; 2 stood up."
@@ -222,7 +222,7 @@ class TableAction(models.Model):
     """The journal: every action applied to a table's game, in order, as it was applied.
 
     Replaying a table's journal through the games package from its first entry must give the
-    table's state and every hand's recorded result (cardroom.replay). Deals carry their deck,
+    table's state and every hand's recorded result (cardroom.tables.replay). Deals carry their deck,
     so the journal is for auditors only. ``restore`` entries set the state outright: the table's
     first state, a void's return to the last point between hands, new timers.
     """

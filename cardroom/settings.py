@@ -262,7 +262,7 @@ CARDROOM_WS_RATE_BURST = envint("CARDROOM_WS_RATE_BURST", 20)
 CARDROOM_WS_RATE_PER_SECOND = envint("CARDROOM_WS_RATE_PER_SECOND", 10)
 # The clock: in the server process on the embedded default; `runclock` runs it alone.
 CARDROOM_CLOCK_IN_PROCESS = envbool("CARDROOM_CLOCK_IN_PROCESS", not TESTING)
-# The load script's bare broadcast route (cardroom/bench.py), for the servers it starts only.
+# The load script's bare broadcast route (cardroom/tables/bench.py), for the servers it starts only.
 CARDROOM_BENCH = envbool("CARDROOM_BENCH", False)
 
 LOGGING = {

@@ -3,7 +3,9 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from cardroom import audit_views, howto, operator_views, views
+from cardroom import howto, views
+from cardroom.audit import views as audit_views
+from cardroom.operators import views as operator_views
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User
-from cardroom.history import hand_history
-from cardroom.house_rules import house_rules
 from cardroom.models import Game, Hand, Table, TableStatus
-from cardroom.pages import table_page_context
+from cardroom.presentation.house_rules import house_rules
+from cardroom.presentation.pages import table_page_context
+from cardroom.tables.history import hand_history
 
 GAMES = (
     ("Monte Carlo Guts", "Three cards, In or Out at once; every loser matches the pot."),

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='seat',
             name='lease_until',
-            field=models.DateTimeField(blank=True, help_text='Renewed by every process with a socket of this player (cardroom.freshness); past it, the connections counted here belong to a process that is gone.', null=True),
+            field=models.DateTimeField(blank=True, help_text='Renewed by every process with a socket of this player; past it, the connections counted here belong to a process that is gone.', null=True),
         ),
     ]

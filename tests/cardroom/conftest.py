@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.runtime import table_act, table_create
+from cardroom.tables.runtime import table_act, table_create
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def every_table_replays(request):
     ):
         return
     from cardroom.models import Table
-    from cardroom.replay import table_replay
+    from cardroom.tables.replay import table_replay
 
     failures = [r for r in (table_replay(table=t) for t in Table.objects.all()) if not r.ok]
     assert not failures, failures

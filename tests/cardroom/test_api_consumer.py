@@ -13,8 +13,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from cardroom.asgi import application
-from cardroom.auth import token_create
 from cardroom.models import Table
+from cardroom.tables.auth import token_create
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -88,7 +88,7 @@ async def advance(table: Table) -> None:
     """Let the clock pass the table's deadline once."""
     from datetime import timedelta
 
-    from cardroom.clock import clock_sweep
+    from cardroom.tables.clock import clock_sweep
 
     await table.arefresh_from_db()
     assert table.deadline is not None
@@ -98,7 +98,7 @@ async def advance(table: Table) -> None:
 
 @pytest.fixture
 def table(db):
-    from cardroom.runtime import table_create
+    from cardroom.tables.runtime import table_create
 
     return table_create(
         game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="API table"
@@ -235,8 +235,8 @@ async def test_acting_for_another_seat_gets_an_error_frame(table):
 
 
 async def test_a_player_who_reconnects_mid_hand_sees_their_cards_and_may_act(table):
-    from cardroom.auth import token_create
     from cardroom.models import Seat
+    from cardroom.tables.auth import token_create
 
     clients = await seat_three_and_deal(table)
     ann = clients[0]

@@ -16,9 +16,9 @@ from django.urls import reverse
 
 from accounts.ledger import account_for, cashier_account, ledger_transfer, rake_account
 from accounts.models import AccountKind, LedgerAudit, Transfer
+from cardroom.audit.reports import rake_report
 from cardroom.models import Hand, HandEvent, OperatorAction, Table
-from cardroom.reports import rake_report
-from cardroom.runtime import table_act, table_create, table_timeout
+from cardroom.tables.runtime import table_act, table_create, table_timeout
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
 
 pytestmark = pytest.mark.django_db

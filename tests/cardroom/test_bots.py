@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from cardroom.bots import THINK_RANGE, bot_decision, bots_sweep, think_seconds
 from cardroom.models import Seat
-from cardroom.runtime import table_create, table_timeout
+from cardroom.tables.runtime import table_create, table_timeout
 
 pytestmark = pytest.mark.django_db
 

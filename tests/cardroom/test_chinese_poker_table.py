@@ -20,9 +20,9 @@ from django.core.management import call_command
 
 from accounts.models import Transfer
 from cardroom.asgi import application
-from cardroom.auth import token_create
 from cardroom.models import Hand, Seat, Table
-from cardroom.runtime import table_create
+from cardroom.tables.auth import token_create
+from cardroom.tables.runtime import table_create
 from games.cards import DECK, Card, parse_cards
 from games.chinese_poker import best_arrangement
 from tests.cardroom.test_api_consumer import ORIGIN, Client, make_clients
@@ -55,7 +55,7 @@ def fixed_deck(monkeypatch):
 
     def fix(order: list[int], hands: dict[int, str]) -> None:
         deck = cp_deck(order, hands)
-        monkeypatch.setattr("cardroom.runtime.shuffled_deck", lambda: deck)
+        monkeypatch.setattr("cardroom.tables.runtime.shuffled_deck", lambda: deck)
 
     return fix
 
@@ -69,7 +69,7 @@ def table(db):
 
 async def advance(table: Table) -> None:
     """Let the clock pass the table's deadline once."""
-    from cardroom.clock import clock_sweep
+    from cardroom.tables.clock import clock_sweep
 
     await table.arefresh_from_db()
     assert table.deadline is not None

@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 
-from cardroom.house_rules import house_rules
 from cardroom.models import Hand, HandEvent
-from cardroom.runtime import table_act, table_create, table_timeout
-from cardroom.selectors import table_state
+from cardroom.presentation.house_rules import house_rules
+from cardroom.tables.runtime import table_act, table_create, table_timeout
+from cardroom.tables.selectors import table_state
 
 pytestmark = pytest.mark.django_db
 

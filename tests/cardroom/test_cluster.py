@@ -17,9 +17,9 @@ import pytest
 from django.core.management import call_command
 
 from accounts.services import user_create
-from cardroom.auth import token_create
 from cardroom.models import Hand
-from cardroom.runtime import table_create
+from cardroom.tables.auth import token_create
+from cardroom.tables.runtime import table_create
 from tests.cardroom.test_two_servers import Player, legal
 from tests.conftest import CI
 from tests.live import LiveCluster, accepting, live_cluster, nginx_binary

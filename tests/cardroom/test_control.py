@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from accounts.models import Account, AccountKind, Transfer
 from accounts.selectors import bankroll_balance
-from cardroom.control import hand_void, table_close, table_pause, table_resume
 from cardroom.models import Hand, Seat, TableStatus
-from cardroom.runtime import table_act, table_timeout
+from cardroom.operators.control import hand_void, table_close, table_pause, table_resume
+from cardroom.tables.runtime import table_act, table_timeout
 from games.engine import IllegalAction
 from tests.cardroom.test_runtime import advance, play_to_declare
 
@@ -158,8 +158,8 @@ def test_a_player_may_not_pause_a_table(client, survivor_table, seated):
 
 
 def test_a_voided_hand_fee_leaves_the_rake_report(make_player):
-    from cardroom.reports import rake_report
-    from cardroom.runtime import table_create
+    from cardroom.audit.reports import rake_report
+    from cardroom.tables.runtime import table_create
 
     table = table_create(game="chinese_poker", preset="unit-1", options={}, name="CP")
     for name in ("ann", "ben"):

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from accounts.services import user_create
-from cardroom.auth import token_create
-from cardroom.runtime import table_create
+from cardroom.tables.auth import token_create
+from cardroom.tables.runtime import table_create
 from tests.live import _wait_for_its_connections_to_close, collect_static, start_daphne
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

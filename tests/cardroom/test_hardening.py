@@ -10,11 +10,11 @@ from asgiref.sync import sync_to_async
 from django.db import OperationalError
 
 from accounts.models import Transfer
-from cardroom.auth import token_create
 from cardroom.models import Table, TableAction
 from cardroom.presentation import cents_from_dollars
-from cardroom.protocol import MessageError, parse_message
-from cardroom.runtime import table_act
+from cardroom.tables.auth import token_create
+from cardroom.tables.protocol import MessageError, parse_message
+from cardroom.tables.runtime import table_act
 from games.engine import IllegalAction
 from tests.cardroom.test_api_consumer import Client, make_clients
 from tests.cardroom.test_page_consumer import Page
@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def table(db):
-    from cardroom.runtime import table_create
+    from cardroom.tables.runtime import table_create
 
     return table_create(
         game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Hard table"
@@ -127,13 +127,13 @@ def test_a_retried_id_that_the_rules_would_now_refuse_is_answered_as_applied(tab
 
 
 async def test_a_database_failure_mid_action_is_answered_as_not_applied(table, monkeypatch):
-    import cardroom.runtime
+    import cardroom.tables.runtime
 
     (ann,) = await make_clients(table, ["ann"])
     assert (await ann.act(kind="sit", buy_in=20_000))["type"] == "ack"
     await table.arefresh_from_db()
     version, transfers = table.version, await Transfer.objects.acount()
-    real = cardroom.runtime.ledger_post
+    real = cardroom.tables.runtime.ledger_post
     failures = iter([OperationalError("server closed the connection unexpectedly")])
 
     def dropped(*args, **kwargs):
@@ -142,7 +142,7 @@ async def test_a_database_failure_mid_action_is_answered_as_not_applied(table, m
             raise error
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cardroom.runtime, "ledger_post", dropped)
+    monkeypatch.setattr(cardroom.tables.runtime, "ledger_post", dropped)
     top_up = {"type": "action", "id": "t", "action": {"kind": "top_up", "amount": 500}}
     await ann.send(top_up)
     while (answer := await ann.receive())["type"] not in ("ack", "error"):
@@ -161,13 +161,13 @@ async def test_a_database_failure_mid_action_is_answered_as_not_applied(table, m
 
 
 async def test_an_unexpected_failure_is_answered_and_the_socket_stays_open(table, monkeypatch):
-    import cardroom.consumers
+    import cardroom.tables.consumers
 
     def broken(**kwargs):
         raise KeyError("a bug")
 
     (ann,) = await make_clients(table, ["ann"])
-    monkeypatch.setattr(cardroom.consumers, "table_act", broken)
+    monkeypatch.setattr(cardroom.tables.consumers, "table_act", broken)
     answer = await ann.act(kind="sit", buy_in=20_000)
     assert (answer["type"], answer["code"]) == ("error", "internal")
     assert "not applied" in answer["message"]

@@ -26,11 +26,11 @@ from accounts.ledger import LedgerError
 from accounts.models import User
 from accounts.services import user_create
 from cardroom import migrations
-from cardroom.engines import engine_for
-from cardroom.history import hand_history
 from cardroom.models import Hand, HandEvent, Seat, Table
-from cardroom.replay import table_replay
-from cardroom.runtime import table_act, table_create, table_timeout
+from cardroom.tables.engines import engine_for
+from cardroom.tables.history import hand_history
+from cardroom.tables.replay import table_replay
+from cardroom.tables.runtime import table_act, table_create, table_timeout
 from games.cards import DECK
 from games.engine import IllegalAction
 from games.events import card_fields, event_cards
@@ -301,7 +301,7 @@ def play_and_check(name: str, data: Any) -> None:
     def deck() -> tuple[Any, ...]:
         return tuple(data.draw(st.permutations(DECK), label="deck"))
 
-    with transaction.atomic(), mock.patch("cardroom.runtime.shuffled_deck", deck):
+    with transaction.atomic(), mock.patch("cardroom.tables.runtime.shuffled_deck", deck):
         table = table_create(game=game, preset=preset, options=options, name=name)
         play = Play(table, data)
         for _ in range(data.draw(st.integers(10, 40), label="steps")):

@@ -34,13 +34,13 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-import cardroom.runtime
+import cardroom.tables.runtime
 from accounts.models import Account, Transfer, User
 from accounts.services import user_create
 from cardroom.asgi import application
-from cardroom.auth import token_create
 from cardroom.models import HandEvent, Seat, Table, TableAction
-from cardroom.runtime import table_act, table_create
+from cardroom.tables.auth import token_create
+from cardroom.tables.runtime import table_act, table_create
 from games.cards import DECK, parse_cards
 from tests.cardroom.test_api_consumer import ORIGIN, Client, advance, make_clients
 from tests.cardroom.test_chinese_poker_table import ANN as CP_ANN
@@ -777,7 +777,7 @@ def late_clock(seconds: float = 3600) -> Iterator[None]:
     """The runtime's clock an hour on: every deadline has passed (the clock has not run)."""
     real = timezone.now
     moved = SimpleNamespace(now=lambda: real() + timedelta(seconds=seconds))
-    with mock.patch.object(cardroom.runtime, "timezone", moved):
+    with mock.patch.object(cardroom.tables.runtime, "timezone", moved):
         yield
 
 
@@ -1170,7 +1170,7 @@ async def test_fields_a_client_makes_up_are_ignored_and_never_journaled(guts):
 
 async def test_bad_bets_and_late_decisions_at_three_card_poker(monkeypatch):
     deck = parse_cards(deck_for([TCP_ANN, TCP_BEN], TCP_DEALER))
-    monkeypatch.setattr("cardroom.runtime.shuffled_deck", lambda: deck)
+    monkeypatch.setattr("cardroom.tables.runtime.shuffled_deck", lambda: deck)
     table = await sync_to_async(table_create)(
         game="three_card_poker", preset="standard", options={}, name="TCP"
     )
@@ -1204,7 +1204,7 @@ async def test_bad_bets_and_late_decisions_at_three_card_poker(monkeypatch):
 
 async def test_someone_elses_cards_and_late_rows_at_chinese_poker(monkeypatch):
     deck = cp_deck([1, 0], {0: hand_of(CP_ANN), 1: hand_of(CP_BEN)})
-    monkeypatch.setattr("cardroom.runtime.shuffled_deck", lambda: deck)
+    monkeypatch.setattr("cardroom.tables.runtime.shuffled_deck", lambda: deck)
     table = await sync_to_async(table_create)(
         game="chinese_poker", preset="unit-1", options={"pause_seconds": 1}, name="CP"
     )

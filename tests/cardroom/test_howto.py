@@ -8,7 +8,7 @@ import pytest
 
 from cardroom.howto import GAME_PAGES, PAGES, RULES_DIR
 from cardroom.models import Game
-from cardroom.runtime import table_create
+from cardroom.tables.runtime import table_create
 
 #: A table of each game, as an operator would open it.
 TABLES = {

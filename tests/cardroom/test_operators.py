@@ -12,7 +12,7 @@ from accounts.models import Transfer
 from cardroom.bots import bots_sweep
 from cardroom.models import HandEvent, OperatorAction, Seat, Table
 from cardroom.operators import table_timers_change
-from cardroom.runtime import table_act, table_create, table_timeout
+from cardroom.tables.runtime import table_act, table_create, table_timeout
 from games.engine import ConfigError, IllegalAction
 from games.three_card_poker import exact_odds
 from games.three_card_poker.odds import decimal_text

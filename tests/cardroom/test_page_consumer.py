@@ -11,8 +11,8 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import user_create
 from cardroom.asgi import application
-from cardroom.auth import token_create
 from cardroom.models import HandEvent, Seat, Table
+from cardroom.tables.auth import token_create
 from tests.cardroom.test_api_consumer import ORIGIN, advance
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -62,7 +62,7 @@ class Page:
 
 @pytest.fixture
 def table(db):
-    from cardroom.runtime import table_create
+    from cardroom.tables.runtime import table_create
 
     return table_create(
         game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Page table"

@@ -16,9 +16,9 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 
 from cardroom.models import Table
-from cardroom.pages import page_context
-from cardroom.runtime import table_act, table_create, table_timeout
-from cardroom.snapshots import snapshot_from_db, state_frame
+from cardroom.presentation.pages import page_context
+from cardroom.tables.runtime import table_act, table_create, table_timeout
+from cardroom.tables.snapshots import snapshot_from_db, state_frame
 
 ORDINARY = 8
 SHOWDOWN = 20
@@ -126,9 +126,9 @@ def test_a_frame_and_the_page_are_built_from_a_snapshot_with_no_query(make_playe
 async def test_pushes_after_an_action_read_nothing(monkeypatch):
     """Both sockets, after their first frame: a version pushed by the runtime reaches them
     with the database reads of the push path made to fail."""
-    import cardroom.consumers
+    import cardroom.tables.consumers
     from accounts.services import user_create
-    from cardroom.auth import token_create
+    from cardroom.tables.auth import token_create
     from tests.cardroom.test_api_consumer import Client
     from tests.cardroom.test_page_consumer import Page
 
@@ -145,8 +145,8 @@ async def test_pushes_after_an_action_read_nothing(monkeypatch):
     def no_read(*args, **kwargs):
         raise AssertionError("the push path read the database")
 
-    monkeypatch.setattr(cardroom.consumers, "snapshot_from_db", no_read)
-    monkeypatch.setattr(cardroom.consumers, "bankroll_balance", no_read)
+    monkeypatch.setattr(cardroom.tables.consumers, "snapshot_from_db", no_read)
+    monkeypatch.setattr(cardroom.tables.consumers, "bankroll_balance", no_read)
     await sync_to_async(table_act)(
         table_id=table.pk, user=ben, action={"kind": "sit", "buy_in": 20_000}
     )

@@ -8,10 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from cardroom.control import hand_void
 from cardroom.models import Hand, Table, TableAction
-from cardroom.replay import table_replay
-from cardroom.runtime import table_act
+from cardroom.operators.control import hand_void
+from cardroom.tables.replay import table_replay
+from cardroom.tables.runtime import table_act
 from tests.cardroom.test_control import declare_all
 from tests.cardroom.test_runtime import advance, play_to_declare
 

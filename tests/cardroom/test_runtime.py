@@ -12,8 +12,8 @@ from accounts.ledger import LedgerError
 from accounts.models import Account, AccountKind, Transfer
 from accounts.selectors import bankroll_balance
 from cardroom.models import Hand, HandEvent, Seat, Table
-from cardroom.runtime import table_act, table_timeout
-from cardroom.selectors import table_state
+from cardroom.tables.runtime import table_act, table_timeout
+from cardroom.tables.selectors import table_state
 from games.deck import verify_opening  # noqa: F401  (the commitment is checked below)
 from games.engine import IllegalAction
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from cardroom.models import Hand, Table
-from cardroom.runtime import table_act, table_create, table_timeout
+from cardroom.tables.runtime import table_act, table_create, table_timeout
 from tests.accounts.test_ledger_concurrency import run_in_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)

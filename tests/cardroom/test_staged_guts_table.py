@@ -9,10 +9,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from cardroom.bots import bots_sweep
-from cardroom.history import hand_history
 from cardroom.models import Hand, HandEvent, Seat
-from cardroom.runtime import table_act, table_create, table_timeout
-from cardroom.selectors import table_state
+from cardroom.tables.history import hand_history
+from cardroom.tables.runtime import table_act, table_create, table_timeout
+from cardroom.tables.selectors import table_state
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +122,7 @@ def test_house_bots_play_a_staged_game(make_player):
 
 
 def test_house_rules_describe_the_stages_not_a_card_count(three_five_seven):
-    from cardroom.house_rules import house_rules
+    from cardroom.presentation.house_rules import house_rules
 
     rules = house_rules(three_five_seven)
     assert any(rule.startswith("Stages of three, five and seven cards") for rule in rules)

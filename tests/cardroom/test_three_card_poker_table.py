@@ -20,10 +20,10 @@ from django.core.management.base import CommandError
 
 from accounts.ledger import house_account, rake_account
 from accounts.models import Transfer
-from cardroom.auth import token_create
 from cardroom.bots import bot_decision
 from cardroom.models import Seat, Table
-from cardroom.runtime import table_create
+from cardroom.tables.auth import token_create
+from cardroom.tables.runtime import table_create
 from games.cards import DECK, parse_cards
 from tests.cardroom.test_api_consumer import make_clients
 from tests.cardroom.test_chinese_poker_table import Page, advance, caught_up, shown_cards
@@ -42,7 +42,7 @@ def fixed_deck(monkeypatch):
 
     def fix(hands: list[str], dealer: str) -> None:
         deck = parse_cards(deck_for(hands, dealer))
-        monkeypatch.setattr("cardroom.runtime.shuffled_deck", lambda: deck)
+        monkeypatch.setattr("cardroom.tables.runtime.shuffled_deck", lambda: deck)
 
     return fix
 

@@ -14,9 +14,9 @@ import pytest
 from django.core.management import call_command
 
 from accounts.services import user_create
-from cardroom.auth import token_create
 from cardroom.models import Hand
-from cardroom.runtime import table_create
+from cardroom.tables.auth import token_create
+from cardroom.tables.runtime import table_create
 from tests.live import live_server
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]

@@ -14,7 +14,7 @@ import pytest
 from accounts.money import format_cents
 from accounts.services import user_create
 from cardroom.models import Hand
-from cardroom.runtime import table_create
+from cardroom.tables.runtime import table_create
 from games.cards import parse_cards
 from games.evaluators import rank_hand, rows_in_order
 from tests.e2e.players import (

@@ -12,7 +12,7 @@ import pytest
 from accounts.money import format_cents
 from accounts.services import user_create
 from cardroom.models import Hand
-from cardroom.runtime import table_create
+from cardroom.tables.runtime import table_create
 from tests.e2e.players import (
     PASSWORD,
     WAIT_MS,

@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from accounts.services import user_create
 from cardroom.models import Hand
-from cardroom.runtime import table_create
+from cardroom.tables.runtime import table_create
 from tests.live import ARTIFACTS, live_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

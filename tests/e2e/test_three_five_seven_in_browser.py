@@ -15,7 +15,7 @@ import pytest
 
 from accounts.services import user_create
 from cardroom.models import Hand, HandEvent, Seat
-from cardroom.runtime import table_create
+from cardroom.tables.runtime import table_create
 from tests.e2e.players import (
     PASSWORD,
     WAIT_MS,

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import User
 from accounts.services import user_create
-from cardroom.auth import token_create
+from cardroom.tables.auth import token_create
 
 
 class Command(BaseCommand):

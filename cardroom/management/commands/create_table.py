@@ -13,8 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cardroom.engines import engine_for
-from cardroom.runtime import table_create
+from cardroom.tables.engines import engine_for
+from cardroom.tables.runtime import table_create
 from games.engine import ConfigError
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.money import format_cents
-from cardroom.reports import rake_report
+from cardroom.audit.reports import rake_report
 
 
 def _day(text: str) -> date:

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cardroom.models import Table
-from cardroom.replay import table_replay
+from cardroom.tables.replay import table_replay
 
 
 class Command(BaseCommand):

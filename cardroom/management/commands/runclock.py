@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from cardroom.clock import ClockThread
+from cardroom.tables.clock import ClockThread
 
 
 class Command(BaseCommand):

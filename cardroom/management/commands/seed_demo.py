@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand
 from accounts.models import User
 from accounts.services import user_create
 from cardroom.models import Table
-from cardroom.runtime import table_create
+from cardroom.tables.runtime import table_create
 
 DEMO_PLAYERS = ("alice", "bob", "carol")
 DEMO_PASSWORD = "cardroom-demo"

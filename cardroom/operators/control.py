@@ -15,10 +15,10 @@ from django.utils import timezone
 
 from accounts.ledger import Posting, ledger_post
 from accounts.models import Transfer, TransferKind
-from cardroom.broadcast import broadcast_on_commit
-from cardroom.engines import engine_for
 from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
-from cardroom.runtime import Outcome, journal_restore, locked_table, moment_of, settle
+from cardroom.tables.broadcast import broadcast_on_commit
+from cardroom.tables.engines import engine_for
+from cardroom.tables.runtime import Outcome, journal_restore, locked_table, moment_of, settle
 from games.engine import IllegalAction
 
 __all__ = ["hand_void", "table_close", "table_pause", "table_resume"]

@@ -24,12 +24,12 @@ from django.utils import timezone
 
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
-from cardroom import freshness
 from cardroom.models import Seat, Table
-from cardroom.pages import page_context
 from cardroom.presentation import cents_from_dollars
-from cardroom.presentation_chinese import chinese_suggestion, suggestion_html
-from cardroom.protocol import (
+from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
+from cardroom.presentation.pages import page_context
+from cardroom.tables import freshness
+from cardroom.tables.protocol import (
     MessageError,
     check_message,
     check_text,
@@ -38,8 +38,8 @@ from cardroom.protocol import (
     id_key,
     parse_message,
 )
-from cardroom.runtime import table_act, table_apply
-from cardroom.snapshots import snapshot_from_db, state_frame
+from cardroom.tables.runtime import table_act, table_apply
+from cardroom.tables.snapshots import snapshot_from_db, state_frame
 from games.engine import ConfigError, IllegalAction
 
 __all__ = ["TableApiConsumer", "TablePageConsumer", "parse_message"]

@@ -22,8 +22,8 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from cardroom.event_words import event_words
 from cardroom.models import Hand, Seat
+from cardroom.presentation.event_words import event_words
 from games.deck import DeckCommitment, verify_opening
 from games.events import event_cards
 

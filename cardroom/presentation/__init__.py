@@ -1,6 +1,6 @@
 """How a table looks to one viewer: the game's view turned into what the templates draw.
 
-Only the game's view (``cardroom.selectors.table_state``) is read here, so a page can show no
+Only the game's view (``cardroom.tables.selectors.table_state``) is read here, so a page can show no
 more than the JSON protocol would: hidden cards are simply not in the input.
 """
 
@@ -46,9 +46,9 @@ STATUS_WORDS = {
 
 #: The table's game → the module that adds its own regions to the context (``describe``).
 GAME_PRESENTATIONS = {
-    "classic_guts": "cardroom.presentation_classic",
-    "chinese_poker": "cardroom.presentation_chinese",
-    "three_card_poker": "cardroom.presentation_tcp",
+    "classic_guts": "cardroom.presentation.classic",
+    "chinese_poker": "cardroom.presentation.chinese",
+    "three_card_poker": "cardroom.presentation.tcp",
 }
 
 ACTION_LABELS = {

@@ -18,8 +18,8 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 
 from accounts.models import LedgerAudit
+from cardroom.audit.reports import MAX_DAYS, RakeReport, hand_transfers, rake_chart, rake_report
 from cardroom.models import Table
-from cardroom.reports import MAX_DAYS, RakeReport, hand_transfers, rake_chart, rake_report
 
 __all__ = ["rake_csv", "rake_hands", "rake_report_page"]
 

@@ -12,11 +12,11 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.selectors import bankroll_balance
-from cardroom.house_rules import house_rules
 from cardroom.howto import GAME_PAGES
 from cardroom.models import Table
 from cardroom.presentation import describe_table
-from cardroom.snapshots import snapshot_from_db, state_frame, table_from
+from cardroom.presentation.house_rules import house_rules
+from cardroom.tables.snapshots import snapshot_from_db, state_frame, table_from
 
 __all__ = ["page_context", "table_page_context"]
 

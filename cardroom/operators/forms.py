@@ -19,7 +19,7 @@ from typing import Any
 from django import forms
 
 from accounts.money import format_cents
-from cardroom.engines import PACKAGES, engine_for
+from cardroom.tables.engines import PACKAGES, engine_for
 from games.chinese_poker.config import PRESETS as CHINESE_PRESETS
 from games.chinese_poker.config import TIMEOUT_POLICIES
 from games.engine import ConfigError

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from threading import Lock
 from typing import Any
 
-from cardroom.engines import engine_for
 from cardroom.models import Hand, Seat, Table
+from cardroom.tables.engines import engine_for
 
 __all__ = ["snapshot_from_db", "state_frame", "table_from", "table_snapshot"]
 
@@ -58,7 +58,7 @@ def table_snapshot(
 
 def snapshot_from_db(table: Table) -> dict[str, Any]:
     """The snapshot of ``table`` as the database holds it (a connection's first frame, sync)."""
-    from cardroom.selectors import current_commitment, recent_hands
+    from cardroom.tables.selectors import current_commitment, recent_hands
 
     seats = list(
         Seat.objects.filter(table=table, left__isnull=True).values_list(

@@ -5,7 +5,7 @@ its clients would sit on an old version without knowing. So every ``FRESHNESS_SE
 process reads the versions of the tables its sockets watch (one query) and pushes a fresh state
 to any socket behind. In the same round it renews the presence lease of every seat that has a
 socket here: a process that dies (kill -9, a crash) renews nothing, its seats' leases run out,
-and the clock of any other process treats those players as gone (``cardroom.clock``), where a
+and the clock of any other process treats those players as gone (``cardroom.tables.clock``), where a
 connection counter would have kept them "online" forever.
 """
 

@@ -18,16 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from cardroom.engines import PACKAGES, engine_for
 from cardroom.models import Game, OperatorAction, Seat, Table, TableStatus
-from cardroom.operator_forms import (
-    BotsForm,
-    PlayForm,
-    SeatForm,
-    TableCreateForm,
-    TimersForm,
-    house_edge,
-)
 from cardroom.operators import (
     operator_table_create,
     seat_remove,
@@ -37,7 +28,16 @@ from cardroom.operators import (
     table_timer_names,
     table_timers_change,
 )
-from cardroom.selectors import table_state
+from cardroom.operators.forms import (
+    BotsForm,
+    PlayForm,
+    SeatForm,
+    TableCreateForm,
+    TimersForm,
+    house_edge,
+)
+from cardroom.tables.engines import PACKAGES, engine_for
+from cardroom.tables.selectors import table_state
 from games.engine import ConfigError
 
 __all__ = [

@@ -280,7 +280,7 @@ def chinese_suggestion(*, table_id: int, user_id: int) -> dict[str, Any]:
     """The solver's rows for the hand ``user_id`` is setting at the table: their own cards
     only (IllegalAction when they have no hand being set)."""
     from cardroom.models import Table
-    from cardroom.selectors import seat_of
+    from cardroom.tables.selectors import seat_of
 
     table = Table.objects.get(pk=table_id)
     if table.game != "chinese_poker":

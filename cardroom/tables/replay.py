@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.engines import engine_for
 from cardroom.models import Hand, Table, TableAction
+from cardroom.tables.engines import engine_for
 
 __all__ = ["ReplayResult", "table_replay"]
 

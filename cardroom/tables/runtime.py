@@ -22,8 +22,6 @@ from django.utils import timezone
 
 from accounts.ledger import LedgerError, Posting, ledger_post
 from accounts.models import Account, AccountKind, User
-from cardroom.broadcast import broadcast_on_commit
-from cardroom.engines import Engine, engine_for
 from cardroom.models import (
     Hand,
     HandEvent,
@@ -33,9 +31,11 @@ from cardroom.models import (
     TableAction,
     TableStatus,
 )
-from cardroom.places import account_code, transfer_kind
-from cardroom.selectors import recent_hands
-from cardroom.snapshots import commitment_of, table_snapshot
+from cardroom.tables.broadcast import broadcast_on_commit
+from cardroom.tables.engines import Engine, engine_for
+from cardroom.tables.places import account_code, transfer_kind
+from cardroom.tables.selectors import recent_hands
+from cardroom.tables.snapshots import commitment_of, table_snapshot
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
 
@@ -491,7 +491,7 @@ def _record_events(
 ) -> None:
     """Append ``events`` to the history; a private one names its readers by user, from who
     sits where now (``users``), so a later occupant of its seat never reads it, nor it theirs."""
-    from cardroom.history import event_readers
+    from cardroom.tables.history import event_readers
 
     if not events:
         return

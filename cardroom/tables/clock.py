@@ -27,9 +27,9 @@ from django.utils import timezone
 
 from accounts.ledger import LedgerError
 from cardroom.bots import bots_sweep
-from cardroom.broadcast import server_loop
 from cardroom.models import Seat, Table, TableStatus
-from cardroom.runtime import table_apply, table_timeout
+from cardroom.tables.broadcast import server_loop
+from cardroom.tables.runtime import table_apply, table_timeout
 from games.engine import IllegalAction
 
 __all__ = ["ClockThread", "clock_sweep", "presence_sweep"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.money import format_cents
-from cardroom.engines import engine_for
 from cardroom.models import Table
+from cardroom.tables.engines import engine_for
 
 __all__ = ["house_rules"]
 

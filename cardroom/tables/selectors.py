@@ -21,11 +21,11 @@ def seat_of(*, table: Table, user_id: int | None) -> int | None:
 
 
 def table_state(*, table: Table, user_id: int | None) -> dict[str, Any]:
-    """The ``state`` message for one viewer, read from the database (see cardroom.snapshots).
+    """The ``state`` message for one viewer, read from the database (see cardroom.tables.snapshots).
 
     The game's view is the only source of cards, so nothing hidden can reach the viewer.
     """
-    from cardroom.snapshots import snapshot_from_db, state_frame
+    from cardroom.tables.snapshots import snapshot_from_db, state_frame
 
     return state_frame(snapshot_from_db(table), user_id)
 

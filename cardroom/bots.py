@@ -135,7 +135,7 @@ def _classic_action(table: Table, seat: int) -> dict[str, Any] | None:
     public rules (games.guts.bots.classic_bot_action); antes there are automatic."""
     from games.guts import GUTS
     from games.guts.bots import classic_bot_action
-    from games.guts.classic_state import ClassicState
+    from games.guts.classic.state import ClassicState
 
     state = GUTS.load(table.state)
     return classic_bot_action(state, seat) if isinstance(state, ClassicState) else None

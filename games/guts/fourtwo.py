@@ -3,7 +3,7 @@
 Four cards down, twos wild, a simultaneous declare. With two or more In, 4-2-2 gives each of
 them two more cards face up (the best five of six), 4-2-3 turns up three community cards (the
 best five of their four and the three); then the showdown of the basic game
-(:func:`games.guts.classic_settle.settle`): the best hand takes the pot, losers match it, each
+(:func:`games.guts.classic.settle.settle`): the best hand takes the pot, losers match it, each
 payment capped by ``max_loss``. The game ends when the pot is empty: a player In alone takes it.
 
 Options (seed 001): ``dropped_pay_ante``, ``nobody_plays_penalty``, ``lone_vs_deck``.
@@ -48,8 +48,8 @@ from games.evaluators.values import (
 from games.evaluators.values import describe as describe_key
 from games.guts import events as ev
 from games.guts.books import Books
-from games.guts.classic_settle import Settlement, loss, settle
-from games.guts.classic_state import ClassicState
+from games.guts.classic.settle import Settlement, loss, settle
+from games.guts.classic.state import ClassicState
 from games.guts.showdown import best_seats
 
 __all__ = ["deal_extra", "describe_four", "four_card_key", "settle_four_two"]

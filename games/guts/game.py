@@ -13,9 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine import ConfigError
-from games.guts import classic, classic_state, classic_views, online, table, views
-from games.guts.classic_config import CLASSIC_PRESETS, ClassicConfig, classic_config
-from games.guts.classic_state import ClassicState
+from games.guts import classic, online, table, views
+from games.guts.classic import state as classic_state
+from games.guts.classic import views as classic_views
+from games.guts.classic.config import CLASSIC_PRESETS, ClassicConfig, classic_config
+from games.guts.classic.state import ClassicState
 from games.guts.config import ONLINE_PRESETS, OnlineConfig, online_config
 from games.guts.table import OnlineState
 

@@ -15,7 +15,7 @@ ante and listed in ``antes`` posts it; the others asked decline; a short loser s
 the ante call closes pays what they have. ``cards`` is what each player in the hand is dealt (a
 player left out gets the deck's next unused cards). A player missing from ``declare`` times out
 (Out). ``top_up`` is applied after the hand's showdown, in the pause (the top-up window).
-Classic presets play through :mod:`games.guts.classic_script`.
+Classic presets play through :mod:`games.guts.classic.script`.
 
 >>> result = run_script({"game": "guts", "preset": "survivor", "options": {"ante": 100},
 ...     "button": "A", "players": {"A": 10000, "B": 10000},
@@ -33,8 +33,8 @@ from typing import Any
 from games.cards import DECK, CardError, parse_cards
 from games.engine import seat_order
 from games.guts import events as ev
-from games.guts.classic_config import ClassicConfig
-from games.guts.classic_script import run_classic_script
+from games.guts.classic.config import ClassicConfig
+from games.guts.classic.script import run_classic_script
 from games.guts.game import make_config
 from games.guts.online import apply, seat_player
 from games.guts.rounds import evolve

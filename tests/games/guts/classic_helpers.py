@@ -7,7 +7,7 @@ from typing import Any
 
 from games.cards import DECK, parse_cards
 from games.guts import GUTS, make_config, new_table
-from games.guts.classic_state import ClassicState
+from games.guts.classic.state import ClassicState
 from games.guts.table import Seat
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from games.engine import ConfigError
 from games.guts import PRESETS, make_config
-from games.guts.classic_config import CLASSIC_PRESETS, ClassicConfig
+from games.guts.classic.config import CLASSIC_PRESETS, ClassicConfig
 
 
 @pytest.mark.parametrize(

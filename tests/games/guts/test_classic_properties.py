@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from games.cards import DECK
 from games.guts import GUTS, make_config, new_table
-from games.guts.classic_config import CLASSIC_PRESETS
-from games.guts.classic_state import ClassicState
+from games.guts.classic.config import CLASSIC_PRESETS
+from games.guts.classic.state import ClassicState
 
 _DECK = [str(card) for card in DECK]
 _WEIGHTS = {"declare": 12, "pass": 12, "sit": 6, "sit_in": 3, "top_up": 1, "sit_out": 1, "leave": 1}

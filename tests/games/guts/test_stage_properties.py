@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import split_amount
-from games.guts.classic_config import CLASSIC_PRESETS
+from games.guts.classic.config import CLASSIC_PRESETS
 from games.guts.commands import simulate
 
 from .classic_helpers import Classic

@@ -24,8 +24,8 @@ from games.cards import RANKS, parse_cards
 from games.engine import rake_amount, seat_order, split_amount
 from games.guts import events as ev
 from games.guts.books import Books
-from games.guts.classic_config import ClassicConfig
-from games.guts.classic_state import ClassicState
+from games.guts.classic.config import ClassicConfig
+from games.guts.classic.state import ClassicState
 from games.guts.rounds import next_button, with_stack
 from games.guts.showdown import best_seats, describe, hand_key, worst_seats
 from games.guts.table import Seat

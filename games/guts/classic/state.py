@@ -8,7 +8,7 @@ Phases: ``waiting`` (fewer than two can play), ``deal`` (the runtime sends the d
 the next stage's cards follow, from the same deck), ``pause`` (the result shows; the next deal
 follows).
 
->>> from games.guts.classic_config import classic_config
+>>> from games.guts.classic.config import classic_config
 >>> state = new_classic_table(classic_config("two_card", {"ante": 100, "seats": 4}))
 >>> state.phase, state.pot, state.reserve
 ('waiting', 0, 0)
@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from games.cards import DECK, parse_cards
-from games.guts.classic_config import ClassicConfig, classic_config
+from games.guts.classic.config import ClassicConfig, classic_config
 from games.guts.table import Seat
 
 __all__ = ["ClassicState", "dump_classic", "load_classic", "new_classic_table"]

@@ -35,8 +35,8 @@ from typing import Any
 from games.cards import DECK, CardError, parse_cards
 from games.guts import events as ev
 from games.guts.classic import apply
-from games.guts.classic_config import ClassicConfig
-from games.guts.classic_state import ClassicState, new_classic_table
+from games.guts.classic.config import ClassicConfig
+from games.guts.classic.state import ClassicState, new_classic_table
 from games.guts.game import make_config
 from games.guts.table import Seat
 

@@ -10,7 +10,7 @@ The games with several deals or stages (docs/rules/guts-classic.md, "Games with 
 "Games in stages with legs", "Toh") are presets too; ``flow`` (fixed by the preset) names the
 engine's flow: ``one_deal`` (every game above), ``four_two`` (Four-Two-Two and Four-Two-Three,
 see :mod:`games.guts.fourtwo`), ``legs`` (Three-Five-Seven), ``nuts``, ``napalm`` and ``toh``
-(see :mod:`games.guts.classic_stages`). Their options: ``max_loss`` (the most a loser pays in
+(see :mod:`games.guts.classic.stages`). Their options: ``max_loss`` (the most a loser pays in
 one deal), ``dropped_pay_ante``, ``nobody_plays_penalty``, ``lone_vs_deck`` (4-2-2 and 4-2-3),
 ``to_win`` (legs, nuts, tokens or points that take the pot; Toh's 0 means "by the number of
 players": 5 for up to four, 4 for five to seven, 3 for eight or more) and ``private_compare``
@@ -32,101 +32,9 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from games.engine import ConfigError
+from games.guts.classic.presets import CLASSIC_PRESETS, FLOWS, STAGES, Stage
 
 __all__ = ["CLASSIC_PRESETS", "FLOWS", "STAGES", "ClassicConfig", "Stage", "classic_config"]
-
-#: The one-deal presets of docs/rules/guts-classic.md and the options each one sets.
-CLASSIC_PRESETS: dict[str, dict[str, Any]] = {
-    "two_card": {},
-    "three_card": {"cards": 3},
-    "simultaneous": {"declare": "simultaneous", "all_out": "carry"},
-    "single_loser": {"payers": "worst_losers", "ante_when": "every_deal"},
-    "kitty": {"ghost": "always", "all_out": "chicken_fee"},
-    "ghost_when_alone": {"ghost": "single_in"},
-    "royal_crumpler": {"royal_crumpler": True},
-    "no_peek": {"no_peek": True, "declare": "simultaneous"},
-    "winner_takes_all": {"ghost": "always", "all_out": "chicken_fee", "losers_pay": "winner"},
-    "batey": {"community_card": True},
-    "hi_lo": {"hi_lo": True, "ghost": "always"},
-    "one_low_wild": {"cards": 3, "low_wild": 1},
-    "two_low_wild": {"cards": 3, "low_wild": 2},
-    "two_plus_one": {"two_plus_one": True},
-    "four_two_two": {"flow": "four_two", "cards": 4, "declare": "simultaneous"},
-    "four_two_three": {
-        "flow": "four_two",
-        "cards": 4,
-        "declare": "simultaneous",
-        "community_after_declare": 3,
-    },
-    "three_five_seven": {
-        "flow": "legs",
-        "cards": 3,
-        "declare": "simultaneous",
-        "ante_when": "every_deal",
-        "private_compare": True,
-        "to_win": 3,
-    },
-    "nuts": {
-        "flow": "nuts",
-        "cards": 2,
-        "declare": "simultaneous",
-        "ante_when": "every_deal",
-        "to_win": 3,
-    },
-    "napalm": {
-        "flow": "napalm",
-        "cards": 2,
-        "dealer_challenge": True,
-        "ante_when": "every_deal",
-        "private_compare": True,
-        "to_win": 5,
-    },
-    "toh": {"flow": "toh", "cards": 1, "dealer_challenge": True},
-}
-
-#: The flows of the games with several deals or stages: the cards each player is dealt first,
-#: the most players the deck serves, and the options the flow fixes (docs/rules/guts-classic.md).
-FLOWS: dict[str, tuple[int, int, dict[str, Any]]] = {
-    "four_two": (4, 8, {"declare": "simultaneous"}),
-    "legs": (3, 7, {"ante_when": "every_deal"}),
-    "nuts": (2, 10, {"ante_when": "every_deal"}),
-    "napalm": (
-        2,
-        7,
-        {"ante_when": "every_deal", "declare": "sequential", "dealer_challenge": True},
-    ),
-    "toh": (1, 10, {"ante_when": "pot_empty", "declare": "sequential", "dealer_challenge": True}),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Stage:
-    """One stage of a game in stages: the cards each player then holds, the evaluator kind and
-    its wild ranks, and the direction (``low``: the lowest hand wins, by the kind's ranking)."""
-
-    cards: int
-    kind: str
-    wild: str = ""
-    low: bool = False
-
-
-#: The stages of each game in stages, in order (docs/rules/guts-classic.md). Toh plays
-#: one stage per deal, over and over while the deck lasts.
-STAGES: dict[str, tuple[Stage, ...]] = {
-    "legs": (
-        Stage(3, "three_five_seven_stage_one", "3"),
-        Stage(5, "five_card", "5"),
-        Stage(7, "best_five", "7"),
-    ),
-    "nuts": (
-        Stage(2, "low_nuts", low=True),
-        Stage(3, "three_card"),
-        Stage(4, "low_nuts", low=True),
-        Stage(5, "five_card"),
-    ),
-    "napalm": (Stage(2, "two_card"), Stage(5, "low_napalm", low=True), Stage(7, "best_five")),
-    "toh": (Stage(1, "one_card"),),
-}
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "cards": (2, 3),  # the one-deal games; the other flows fix theirs (FLOWS)

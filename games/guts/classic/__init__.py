@@ -5,8 +5,8 @@
 (``choice``: ``in`` or ``out``; Hi-Lo: ``high``, ``low``, ``both``, ``out``). Runtime actions:
 ``connect`` / ``disconnect``, ``deal`` (``deck``), ``timeout``.
 
-Decisions where the page is silent (besides those in :mod:`games.guts.classic_deal` and
-:mod:`games.guts.classic_settle`):
+Decisions where the page is silent (besides those in :mod:`games.guts.classic.deal` and
+:mod:`games.guts.classic.settle`):
 
 - Sequential declare: each choice is public at once (players see the earlier choices). The
   dealer In automatically when everyone before is Out counts as declaring In, and takes the
@@ -25,7 +25,7 @@ Decisions where the page is silent (besides those in :mod:`games.guts.classic_de
   dealer's rules apply to the first declare only; with ``second_declare`` the extra ante is
   posted as the third card is dealt (all the stack, if less).
 - The games with several deals and stages: :mod:`games.guts.fourtwo` and
-  :mod:`games.guts.classic_stages`.
+  :mod:`games.guts.classic.stages`.
 - Leaving during a hand is Out at once (a choice already made stands); the stack goes back
   when the hand ends. Chips may be added between deals only.
 """
@@ -41,10 +41,10 @@ from games.engine import IllegalAction
 from games.guts import events as ev
 from games.guts.books import Books
 from games.guts.checks import action_amount, action_now, action_seat, check_top_up, sit_request
-from games.guts.classic_deal import deal_cards, eligible, next_deal
-from games.guts.classic_settle import close_hand, settle, settle_hi_lo
-from games.guts.classic_stages import finish_stage, next_stage, stage_started
-from games.guts.classic_state import ClassicState
+from games.guts.classic.deal import deal_cards, eligible, next_deal
+from games.guts.classic.settle import close_hand, settle, settle_hi_lo
+from games.guts.classic.stages import finish_stage, next_stage, stage_started
+from games.guts.classic.state import ClassicState
 from games.guts.fourtwo import deal_extra, settle_four_two
 from games.guts.rounds import put, with_stack
 from games.guts.table import Seat

@@ -8,8 +8,8 @@ players In. Sequential choices are public as they are made; simultaneous choices
 ``nuts``, ``tokens`` or ``points``, with Toh's ``point_cards``) and the stage: its number, its
 words and its direction (``high`` or ``low``).
 
->>> from games.guts.classic_config import classic_config
->>> from games.guts.classic_state import new_classic_table
+>>> from games.guts.classic.config import classic_config
+>>> from games.guts.classic.state import new_classic_table
 >>> state = new_classic_table(classic_config("two_card", {"ante": 100, "seats": 2}))
 >>> classic_legal_actions(state, 1)
 [{'kind': 'sit', 'min': 10000, 'max': None}]
@@ -21,9 +21,9 @@ from typing import Any
 
 from games.cards import DECK
 from games.guts.classic import choices_of, in_hand
-from games.guts.classic_config import STAGES
-from games.guts.classic_stages import MARKS, describe_stage
-from games.guts.classic_state import ClassicState
+from games.guts.classic.config import STAGES
+from games.guts.classic.stages import MARKS, describe_stage
+from games.guts.classic.state import ClassicState
 from games.guts.seat_views import seat_actions, seat_entry, sit_actions
 
 __all__ = ["classic_legal_actions", "classic_view", "ghost_played"]

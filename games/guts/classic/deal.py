@@ -25,7 +25,7 @@ from games.cards import RANKS
 from games.engine import IllegalAction, seat_order
 from games.guts import events as ev
 from games.guts.books import Books
-from games.guts.classic_state import ClassicState
+from games.guts.classic.state import ClassicState
 from games.guts.rounds import read_deck, with_stack
 
 __all__ = ["deal_cards", "eligible", "next_deal"]

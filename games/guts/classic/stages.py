@@ -1,6 +1,6 @@
 """The games in stages: Three-Five-Seven (legs), Nuts, Napalm (tokens) and Toh (points)
 (docs/rules/guts-classic.md, "Games in stages with legs" and "Toh"; the stages: ``STAGES`` in
-:mod:`games.guts.classic_config`).
+:mod:`games.guts.classic.config`).
 
 One deck is one hand: its first cards come with the ``deal``; each later stage's cards come
 from the same deck's stock. A stage is a declare and its result; then the phase is
@@ -39,7 +39,7 @@ Decisions where the page is silent:
 - The player who reaches ``target`` takes the whole pot (raked as a pot won) and the game
   ends; the stage's payments stand.
 
->>> from games.guts.classic_config import classic_config
+>>> from games.guts.classic.config import classic_config
 >>> describe_stage(classic_config("three_five_seven", {"ante": 100}), 2)
 'stage 2 of 3: five cards, fives wild, high'
 >>> describe_stage(classic_config("toh", {"ante": 100}), 4)
@@ -56,9 +56,9 @@ from games.cards import RANKS
 from games.engine import seat_order
 from games.guts import events as ev
 from games.guts.books import Books
-from games.guts.classic_config import STAGES, ClassicConfig
-from games.guts.classic_settle import Settlement, close_hand, describe_hand, hand_of, key_for
-from games.guts.classic_state import ClassicState
+from games.guts.classic.config import STAGES, ClassicConfig
+from games.guts.classic.settle import Settlement, close_hand, describe_hand, hand_of, key_for
+from games.guts.classic.state import ClassicState
 from games.guts.rounds import with_stack
 from games.guts.showdown import best_seats
 

@@ -75,6 +75,18 @@ PLAYER_FIELDS: dict[str, tuple[str, ...]] = {
     "declare_natural": ("natural", "front", "middle", "back"),
 }
 
+#: The table fields every settled action writes (``updated`` is stamped by Django).
+SETTLED_FIELDS = (
+    "state",
+    "version",
+    "deadline",
+    "status",
+    "open_hand",
+    "open_hand_dealt",
+    "last_event_seq",
+    "updated",
+)
+
 #: Actions that put new money at stake: refused while a table is paused or closing.
 NEW_STAKES = frozenset({"sit", "top_up", "bet"})
 
@@ -305,18 +317,22 @@ def settle(
         hand.save(update_fields=["ended", "result"])
     table.open_hand = hand if hand is not None and hand.ended is None else None
     table.open_hand_dealt = table.open_hand is not None and hand is not None and hand.dealt
+    table.state = game.dump(state)
+    # Only what an action changes is written: the state, its pointers and (at a point between
+    # hands) the copy a void returns to; the caller may have changed the status.
+    written = [*SETTLED_FIELDS]
     if at_rest or any(event.to_json()["type"] == "hand_ended" for event in recorded):
         # The point a void returns to: everything after it belongs to the next hand.
-        table.rest_state = game.dump(state)
+        table.rest_state = table.state
         table.rest_transfer = _last_transfer(table)
-    table.state = game.dump(state)
+        written += ["rest_state", "rest_transfer"]
     table.version = version
     # A pause holds the clock between hands; a closing Guts table plays on to the round's end.
     held = table.status == TableStatus.PAUSED and at_rest
     table.deadline = (
         None if held or table.status == TableStatus.CLOSED else moment_of(game.deadline(state))
     )
-    table.save()
+    table.save(update_fields=written)
     broadcast_on_commit(table, _snapshot(table, recorded, seats, users, hand))
     return Outcome(table.pk, version, tuple(e.to_json()["type"] for e in recorded))
 

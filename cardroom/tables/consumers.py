@@ -127,7 +127,6 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             if message["type"] == "sync":
                 await self.push_state(force=True)
                 return
-            ident = message["id"]
             key = id_key(ident)
             if key in self.answered:
                 await self.answer(self.answered[key])

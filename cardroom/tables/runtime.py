@@ -321,7 +321,8 @@ def settle(
     # Only what an action changes is written: the state, its pointers and (at a point between
     # hands) the copy a void returns to; the caller may have changed the status.
     written = [*SETTLED_FIELDS]
-    if at_rest or any(event.to_json()["type"] == "hand_ended" for event in recorded):
+    types = tuple(event.type for event in recorded)
+    if at_rest or "hand_ended" in types:
         # The point a void returns to: everything after it belongs to the next hand.
         table.rest_state = table.state
         table.rest_transfer = _last_transfer(table)
@@ -333,8 +334,10 @@ def settle(
         None if held or table.status == TableStatus.CLOSED else moment_of(game.deadline(state))
     )
     table.save(update_fields=written)
-    broadcast_on_commit(table, _snapshot(table, recorded, seats, users, hand))
-    return Outcome(table.pk, version, tuple(e.to_json()["type"] for e in recorded))
+    broadcast_on_commit(
+        table, _snapshot(table, recorded, seats, users, hand, "hand_ended" in types)
+    )
+    return Outcome(table.pk, version, types)
 
 
 def _snapshot(
@@ -343,10 +346,10 @@ def _snapshot(
     seats: dict[int, Seat],
     users: dict[int, User],
     hand: Hand | None,
+    ended: bool,
 ) -> dict[str, Any]:
     """What every watcher's frame is built from, from what this action already holds: the
     log of hands is read again only when a hand ended, bankrolls only when one moved."""
-    ended = any(event.to_json()["type"] == "hand_ended" for event in recorded)
     moved = {
         users[int(place.split(":")[1])].pk
         for event in recorded
@@ -481,7 +484,7 @@ def _post_money(
 ) -> None:
     postings: list[Posting] = []
     for index, event in enumerate(events):
-        kind_name = event.to_json()["type"]
+        kind_name = event.type
         for number, move in enumerate(event.moves()):
             postings.append(
                 Posting(

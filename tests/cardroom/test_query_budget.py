@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from cardroom.models import Table
 from cardroom.presentation.pages import page_context
 from cardroom.tables.runtime import table_act, table_create, table_timeout
+from cardroom.tables.selectors import table_state
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
 
 ORDINARY = 8
@@ -105,6 +106,18 @@ def test_three_card_poker_bets_and_chinese_poker_rows_stay_in_budget(make_player
     bet = {"kind": "bet", "ante": 100, "pair_plus": 100}
     table_act(table_id=tcp.pk, user=ann, action=bet)  # the first bet opens the hand
     assert queries(lambda: table_act(table_id=tcp.pk, user=ben, action=bet)) <= ORDINARY
+    chinese = table_create(game="chinese_poker", preset="unit-1", options={}, name="CP")
+    for player in (ann, ben):
+        table_act(table_id=chinese.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    for _ in range(3):  # the pause, then the deal
+        chinese.refresh_from_db()
+        if chinese.state["phase"] == "setting":
+            break
+        clock(chinese)
+    cards = table_state(table=chinese, user_id=ann.pk)["you"]["cards"]
+    assert len(cards) == 13, cards
+    rows = {"kind": "set", "front": cards[:3], "middle": cards[3:8], "back": cards[8:]}
+    assert queries(lambda: table_act(table_id=chinese.pk, user=ann, action=rows)) <= ORDINARY
 
 
 @pytest.mark.django_db

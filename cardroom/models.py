@@ -273,9 +273,14 @@ class ApiToken(models.Model):
     )
     digest = models.CharField(max_length=64, unique=True)
     created = models.DateTimeField(auto_now_add=True)
+    name = models.CharField(max_length=60, blank=True, help_text="The owner's name for it.")
+    expires = models.DateTimeField(null=True, blank=True, help_text="None: until revoked.")
+    last_used = models.DateTimeField(null=True, blank=True)
+    # Kept, not deleted, when revoked: who held which token, and when it stopped, is history.
+    revoked = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"token of {self.user}"
+        return f"token {self.name or self.pk} of {self.user}"
 
 
 class OperatorActionKind(models.TextChoices):

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Value, When
 
 from accounts.models import OVERDRAFT_KINDS, Account, AccountKind, Transfer, TransferKind, User
+from accounts.money import format_cents
 
 __all__ = [
     "LedgerError",
@@ -220,6 +221,15 @@ def _locked(codes: list[str]) -> dict[str, Account]:
     }
 
 
+def _holder(account: Account) -> str:
+    """The account as the player whose money it is reads it (the message reaches them)."""
+    if account.kind == AccountKind.BANKROLL:
+        return "your bankroll"
+    if account.kind == AccountKind.STACK:
+        return "your stack at this table"
+    return f"the {account.get_kind_display().lower()}"
+
+
 def _deltas(postings: Sequence[Posting], accounts: dict[str, Account]) -> dict[str, int]:
     """Each account's change, refusing any that would overdraw an account that may not."""
     balances = {code: account.balance for code, account in accounts.items()}
@@ -228,8 +238,8 @@ def _deltas(postings: Sequence[Posting], accounts: dict[str, Account]) -> dict[s
         source = accounts[posting.source]
         if source.kind not in OVERDRAFT_KINDS and balances[posting.source] < posting.amount:
             raise LedgerError(
-                f"{posting.source} holds {balances[posting.source]} cents, "
-                f"less than the {posting.amount} cents asked for"
+                f"{_holder(source)} holds {format_cents(balances[posting.source])}, "
+                f"less than the {format_cents(posting.amount)} asked for"
             )
         balances[posting.source] -= posting.amount
         balances[posting.target] += posting.amount

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from accounts.ledger import LedgerError, account_for, cashier_account, ledger_transfer
 from accounts.models import Account, AccountKind, Transfer, TransferKind, User
+from accounts.money import format_cents
 from accounts.selectors import reload_offer
 
 __all__ = [
@@ -104,12 +105,15 @@ def seat_buy_in(
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise LedgerError(f"a buy-in is a whole number of cents, not {amount!r}")
     if amount < min_buy_in:
-        raise LedgerError(f"the table's minimum buy-in is {min_buy_in} cents, not {amount}")
+        raise LedgerError(f"the least you may sit down with here is {format_cents(min_buy_in)}")
     if max_buy_in is not None and amount > max_buy_in:
-        raise LedgerError(f"the table's maximum buy-in is {max_buy_in} cents, not {amount}")
+        raise LedgerError(f"the most you may sit down with here is {format_cents(max_buy_in)}")
     bankroll = account_for(kind=AccountKind.BANKROLL, user=user)
     if amount > bankroll.balance:
-        raise LedgerError(f"the bankroll holds {bankroll.balance} cents, less than {amount}")
+        raise LedgerError(
+            f"your bankroll holds {format_cents(bankroll.balance)},"
+            f" less than {format_cents(amount)}"
+        )
     return ledger_transfer(
         source=bankroll,
         target=account_for(kind=AccountKind.STACK, user=user, table_id=table_id),

@@ -71,6 +71,7 @@ from games.chinese_poker.state import (
     new_table,
 )
 from games.engine import Event, IllegalAction, seat_order
+from games.money import dollars
 
 __all__ = ["GAME", "ChinesePokerGame", "eligible_seats", "new_table"]
 
@@ -198,7 +199,7 @@ def _seat_action(
             raise IllegalAction(f"seat {number} is taken")
         amount = _whole(action, "stack")
         if amount < state.config.min_buy_in:
-            raise IllegalAction(f"the minimum buy-in is {state.config.min_buy_in} cents")
+            raise IllegalAction(f"the minimum buy-in is {dollars(state.config.min_buy_in)}")
         player = action.get("player")
         name = player if isinstance(player, str) and player else f"seat {number}"
         seats = list(state.seats)
@@ -220,7 +221,7 @@ def _seat_action(
     if kind == "top_up":
         amount = _whole(action, "amount")
         if amount <= 0:
-            raise IllegalAction("a top-up is a positive number of cents")
+            raise IllegalAction("a top-up must be more than $0.00")
         if playing:
             raise IllegalAction("top up between hands, not during one")
         topped = _with_seat(state, number, stack=seat.stack + amount)

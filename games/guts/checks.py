@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from games.engine import IllegalAction
+from games.money import dollars
 
 __all__ = [
     "BuyInLimits",
@@ -87,7 +88,7 @@ def sit_request(state: _LimitedTable, action: Mapping[str, Any]) -> tuple[int, s
     >>> sit_request(table, {"seat": 0, "stack": 50, "player": "ann"})
     Traceback (most recent call last):
     ...
-    games.engine.IllegalAction: the least you may sit down with is 100 cents
+    games.engine.IllegalAction: the least you may sit down with is $1.00
     """
     index = action_seat(state, action, seated=False)
     if state.seats[index] is not None:
@@ -95,9 +96,9 @@ def sit_request(state: _LimitedTable, action: Mapping[str, Any]) -> tuple[int, s
     amount = action_amount(action, "stack")
     config = state.config
     if amount < config.min_buy_in:
-        raise IllegalAction(f"the least you may sit down with is {config.min_buy_in} cents")
+        raise IllegalAction(f"the least you may sit down with is {dollars(config.min_buy_in)}")
     if config.max_buy_in is not None and amount > config.max_buy_in:
-        raise IllegalAction(f"the most you may sit down with is {config.max_buy_in} cents")
+        raise IllegalAction(f"the most you may sit down with is {dollars(config.max_buy_in)}")
     player = action.get("player", f"seat {index}")
     if not isinstance(player, str) or not player:
         raise IllegalAction("'player' must be a name")
@@ -108,4 +109,4 @@ def check_top_up(config: BuyInLimits, stack: int, amount: int) -> None:
     """Refuse a top-up of ``amount`` that would take ``stack`` over ``max_buy_in``."""
     limit = config.max_buy_in
     if limit is not None and stack + amount > limit:
-        raise IllegalAction(f"your stack may not exceed {limit} cents")
+        raise IllegalAction(f"your stack may not exceed {dollars(limit)}")

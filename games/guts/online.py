@@ -51,6 +51,7 @@ from games.guts.rounds import (
     with_stack,
 )
 from games.guts.table import OnlineState, Seat
+from games.money import dollars
 
 __all__ = ["ACTIONS", "apply", "seat_player"]
 
@@ -196,7 +197,9 @@ def _ante(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[On
     assert seat is not None
     ante = state.config.ante
     if seat.stack < ante:
-        raise IllegalAction(f"the ante is {ante} cents and your stack is {seat.stack}: top up")
+        raise IllegalAction(
+            f"the ante is {dollars(ante)} and your stack holds {dollars(seat.stack)}: top up"
+        )
     events: Events = [ev.AntePosted(index, ante)]
     state = evolve(
         state,

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine import Event, IllegalAction
+from games.money import dollars
 from games.three_card_poker.events import BetMissed, BetPlaced, BettingClosed, BettingOpened
 from games.three_card_poker.state import TableState, amount_of, seat_of, with_seat
 
@@ -80,19 +81,21 @@ def bet(state: TableState, action: Mapping[str, Any], now: float) -> tuple[Table
         raise IllegalAction("an Ante is needed to be dealt in: Pair Plus alone is not allowed")
     if not config.min_ante <= ante <= config.max_ante:
         raise IllegalAction(
-            f"the Ante must be from {config.min_ante} to {config.max_ante} cents; got {ante}"
+            f"the Ante at this table is from {dollars(config.min_ante)} to"
+            f" {dollars(config.max_ante)}, not {dollars(ante)}"
         )
     if pair_plus > config.max_pair_plus:
         if config.max_pair_plus == 0:
             raise IllegalAction("this table takes no Pair Plus bets")
         raise IllegalAction(
-            f"the Pair Plus bet must be at most {config.max_pair_plus} cents; got {pair_plus}"
+            f"the Pair Plus bet at this table is at most {dollars(config.max_pair_plus)},"
+            f" not {dollars(pair_plus)}"
         )
     needed = 2 * ante + pair_plus
     if needed > seat.stack:
         raise IllegalAction(
-            f"seat {number}'s stack of {seat.stack} cents cannot cover the Ante, the Play it may"
-            f" call for and the Pair Plus ({needed} cents)"
+            f"your stack of {dollars(seat.stack)} cannot cover the Ante, the Play it may call"
+            f" for and the Pair Plus ({dollars(needed)} in all)"
         )
     events: list[Event] = []
     if state.phase == "idle":

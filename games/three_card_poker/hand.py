@@ -22,6 +22,7 @@ from typing import Any
 
 from games.cards import DECK, CardError, card_from_index, parse_cards
 from games.engine import Event, IllegalAction
+from games.money import dollars
 from games.three_card_poker.betting import open_betting
 from games.three_card_poker.events import (
     CardsDealt,
@@ -110,11 +111,9 @@ def decide(
     if kind == "play":
         amount = action.get("amount", seat.ante)
         if amount != seat.ante or isinstance(amount, bool):
-            raise IllegalAction(
-                f"the Play bet is exactly the Ante, {seat.ante} cents; got {amount!r}"
-            )
+            raise IllegalAction(f"the Play bet is exactly the Ante, {dollars(seat.ante)}")
         if seat.ante > seat.stack:
-            raise IllegalAction(f"seat {number}'s stack cannot cover the Play bet")
+            raise IllegalAction("your stack cannot cover the Play bet")
         seat = replace(seat, stack=seat.stack - seat.ante, play=seat.ante, decision="play")
         events.append(Played(seat=number, amount=seat.ante))
     else:

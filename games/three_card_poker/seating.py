@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine import Event, IllegalAction
+from games.money import dollars
 from games.three_card_poker.betting import refresh_betting
 from games.three_card_poker.events import (
     BetsReturned,
@@ -48,7 +49,7 @@ def sit(state: TableState, action: Mapping[str, Any], now: float) -> Result:
     least = 2 * state.config.min_ante
     if amount < least:
         raise IllegalAction(
-            f"a stack of at least {least} cents is needed to sit (the least Ante and its Play)"
+            f"you need at least {dollars(least)} to sit (the smallest Ante and its Play)"
         )
     player = action.get("player")
     name = player if isinstance(player, str) and player else f"seat {number}"
@@ -87,7 +88,7 @@ def top_up(state: TableState, action: Mapping[str, Any], now: float) -> Result:
         raise IllegalAction(f"seat {number} has bet this round: top up between rounds")
     amount = amount_of(action, "amount")
     if amount == 0:
-        raise IllegalAction("a top-up is a positive number of cents")
+        raise IllegalAction("a top-up must be more than $0.00")
     events: list[Event] = [ToppedUp(seat=number, amount=amount)]
     state = with_seat(state, replace(seat, stack=seat.stack + amount), number)
     return refresh_betting(state, now, events), events

@@ -39,8 +39,8 @@ def test_buy_in_moves_the_bankroll_to_the_table_stack(alice):
 @pytest.mark.parametrize(
     ("amount", "message"),
     [
-        (9_999, "minimum buy-in is 10000 cents, not 9999"),
-        (50_001, "maximum buy-in is 50000 cents, not 50001"),
+        (9_999, r"the least you may sit down with here is \$100\.00"),
+        (50_001, r"the most you may sit down with here is \$500\.00"),
         (100.0, "whole number of cents"),
     ],
 )
@@ -52,7 +52,7 @@ def test_buy_in_outside_the_table_limits_is_refused(alice, amount, message):
 
 
 def test_buy_in_above_the_bankroll_is_refused(alice):
-    with pytest.raises(LedgerError, match="bankroll holds 100000 cents, less than 150000"):
+    with pytest.raises(LedgerError, match=r"bankroll holds \$1,000.00, less than \$1,500.00"):
         buy_in(alice, 150_000, max_buy_in=None)
     assert bankroll_balance(user=alice) == 100_000
 

@@ -473,8 +473,8 @@ GUTS_DECLARE_LATE = [
 
 # Three Card Poker: ann and ben seated with $100, dan watches.
 TCP_BETTING = [
-    refused("ante-below-minimum", "bet", says="from 100 to 10000", ante=50),
-    refused("ante-above-maximum", "bet", says="from 100 to 10000", ante=20_000),
+    refused("ante-below-minimum", "bet", says="from $1.00 to $100.00", ante=50),
+    refused("ante-above-maximum", "bet", says="from $1.00 to $100.00", ante=20_000),
     refused("ante-stack-cannot-cover", "bet", says="cannot cover", ante=5_000, pair_plus=1),
     refused("pair-plus-alone", "bet", says="Pair Plus alone", ante=0, pair_plus=100),
     refused("pair-plus-above-maximum", "bet", says="at most", ante=100, pair_plus=10_001),

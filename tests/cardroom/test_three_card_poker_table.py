@@ -117,10 +117,10 @@ async def test_bad_frames_are_refused_and_change_nothing(table, fixed_deck):
     await table.arefresh_from_db()
     version = table.version
     refused = [
-        ({"kind": "bet", "ante": 50}, "the Ante must be from 100 to 10000 cents; got 50"),
-        ({"kind": "bet", "ante": 20_000}, "the Ante must be from 100 to 10000 cents"),
+        ({"kind": "bet", "ante": 50}, "the Ante at this table is from $1.00 to $100.00, not $0.50"),
+        ({"kind": "bet", "ante": 20_000}, "the Ante at this table is from $1.00 to $100.00"),
         ({"kind": "bet", "ante": 0, "pair_plus": 100}, "Pair Plus alone is not allowed"),
-        ({"kind": "bet", "ante": 100, "pair_plus": 10_001}, "at most 10000 cents"),
+        ({"kind": "bet", "ante": 100, "pair_plus": 10_001}, "at most $100.00, not $100.01"),
         ({"kind": "bet", "ante": "100"}, "ante must be a whole number of cents"),
         ({"kind": "bet", "ante": 5_000, "pair_plus": 1}, "cannot cover"),
         ({"kind": "play"}, "has no hand to play now"),
@@ -141,7 +141,7 @@ async def test_bad_frames_are_refused_and_change_nothing(table, fixed_deck):
     for action, message in [
         ({"kind": "bet", "ante": 100}, "bets are closed"),
         ({"kind": "top_up", "amount": 100}, "top up between rounds"),
-        ({"kind": "play", "amount": 50}, "the Play bet is exactly the Ante, 100 cents"),
+        ({"kind": "play", "amount": 50}, "the Play bet is exactly the Ante, $1.00"),
     ]:
         answer = await ann.act(**action)
         assert message in answer.get("message", ""), (action, answer)

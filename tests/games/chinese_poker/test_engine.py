@@ -241,7 +241,7 @@ def test_top_up_only_between_hands() -> None:
 
 def test_sit_needs_the_minimum_buy_in() -> None:
     table = Table()
-    with pytest.raises(IllegalAction, match="minimum buy-in is 2000 cents"):
+    with pytest.raises(IllegalAction, match=r"minimum buy-in is \$20.00"):
         table.act("sit", seat=0, stack=1_999)
 
 

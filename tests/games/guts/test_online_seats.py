@@ -133,7 +133,7 @@ def test_the_first_button_goes_to_the_lowest_seat_of_the_first_hand() -> None:
 
 def test_top_up_is_refused_during_a_hand_and_above_the_maximum_buy_in() -> None:
     table = Table(max_buy_in=15_000)
-    with pytest.raises(IllegalAction, match="exceed 15000"):
+    with pytest.raises(IllegalAction, match=r"exceed \$150\.00"):
         table.act("top_up", 0, amount=5_001)
     table.act("top_up", 0, amount=5_000)
     table.antes()

@@ -32,12 +32,12 @@ def test_pair_plus_alone_is_refused() -> None:
 @pytest.mark.parametrize(
     ("ante", "pair_plus", "reason"),
     [
-        (99, 0, "the Ante must be from 100 to 10000 cents; got 99"),
-        (10_001, 0, "the Ante must be from 100 to 10000 cents; got 10001"),
-        (100, 10_001, "the Pair Plus bet must be at most 10000 cents; got 10001"),
+        (99, 0, r"the Ante at this table is from \$1\.00 to \$100\.00, not \$0\.99"),
+        (10_001, 0, r"the Ante at this table is from \$1\.00 to \$100\.00, not \$100\.01"),
+        (100, 10_001, r"the Pair Plus bet at this table is at most \$100\.00, not \$100\.01"),
         (100, -5, "pair_plus must be a whole number of cents"),
-        (2_600, 0, r"stack of 5000 cents cannot cover .* \(5200 cents\)"),
-        (2_000, 1_001, r"stack of 5000 cents cannot cover .* \(5001 cents\)"),
+        (2_600, 0, r"stack of \$50.00 cannot cover .* \(\$52.00 in all\)"),
+        (2_000, 1_001, r"stack of \$50.00 cannot cover .* \(\$50.01 in all\)"),
     ],
 )
 def test_bets_outside_the_limits_or_the_stack_are_refused(
@@ -71,7 +71,7 @@ def test_play_different_from_the_ante_is_refused() -> None:
     table = Table(10_000)
     table.act(kind="bet", seat=0, ante=100)
     table.act(kind="deal", deck=deck_for(["Ac Kd 2h"], "3c 5d 7h"))
-    refused(table, "exactly the Ante, 100 cents; got 200", kind="play", seat=0, amount=200)
+    refused(table, r"exactly the Ante, \$1\.00", kind="play", seat=0, amount=200)
     refused(table, "exactly the Ante", kind="play", seat=0, amount=50)
     table.act(kind="play", seat=0, amount=100)
     assert table.state.phase == "betting"
@@ -158,7 +158,7 @@ def test_no_decision_in_time_is_a_fold() -> None:
 def test_sit_needs_an_empty_seat_and_a_stack_for_the_least_ante_and_play() -> None:
     table = Table(10_000)
     refused(table, "seat 0 is taken", kind="sit", seat=0, stack=10_000)
-    refused(table, "at least 200 cents", kind="sit", seat=1, stack=199)
+    refused(table, r"at least \$2\.00 to sit", kind="sit", seat=1, stack=199)
     refused(table, "no seat 6", kind="sit", seat=6, stack=10_000)
     events = table.act(kind="sit", seat=1, stack=200)
     assert [move.amount for move in events[0].moves()] == [200]
@@ -204,7 +204,7 @@ def test_top_up_is_taken_between_rounds_only() -> None:
     assert table.stack(0) == 10_500
     table.act(kind="bet", seat=0, ante=100)
     refused(table, "top up between rounds", kind="top_up", seat=0, amount=500)
-    refused(table, "positive", kind="top_up", seat=1, amount=0)
+    refused(table, r"more than \$0\.00", kind="top_up", seat=1, amount=0)
 
 
 def test_sitting_out_seats_are_not_waited_for_and_cannot_bet() -> None:

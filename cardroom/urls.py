@@ -9,6 +9,8 @@ from cardroom.operators import views as operator_views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin's).
+    path("favicon.ico", views.favicon),
     path("lobby/", views.lobby, name="lobby"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/hands/<int:number>/", views.hand_page, name="hand"),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.templatetags.static import static
 
 from accounts.models import User
 from cardroom.models import Game, Hand, Table, TableStatus
@@ -76,3 +77,9 @@ def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     if request.GET.get("format") == "json":
         return JsonResponse(history)
     return render(request, "cardroom/hand.html", {"history": history, "table": hand.table})
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The icon where browsers look for it; resolved per request, since the static files'
+    manifest names it by its hash in production."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))

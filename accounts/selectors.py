@@ -13,8 +13,12 @@ from accounts.money import format_cents
 
 __all__ = [
     "ReloadOffer",
+    "StatementLine",
+    "TableChips",
     "bankroll_balance",
+    "bankroll_statement",
     "bankroll_transfers",
+    "chips_by_table",
     "reload_offer",
     "table_chips",
 ]
@@ -44,6 +48,67 @@ def bankroll_transfers(*, user: User, limit: int = 50) -> QuerySet[Transfer]:
         .select_related("source", "target")
         .order_by("-id")[:limit]
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TableChips:
+    """The player's stack at one table (``table_id`` is the cardroom's table)."""
+
+    table_id: int
+    chips: int
+
+
+def chips_by_table(*, user: User) -> list[TableChips]:
+    """The player's chips at each table where they hold any, largest first."""
+    rows = (
+        Account.objects.filter(kind=AccountKind.STACK, user=user, balance__gt=0)
+        .order_by("-balance", "table_id")
+        .values_list("table_id", "balance")
+    )
+    return [TableChips(table_id, balance) for table_id, balance in rows if table_id is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class StatementLine:
+    """One line of the bankroll's statement, as the player reads it.
+
+    ``amount`` is signed from the bankroll's side (a buy-in is negative); ``balance`` is the
+    bankroll after this transfer; ``table_id`` names the table the money went to or came from.
+    """
+
+    created: datetime
+    kind: str
+    what: str
+    amount: int
+    balance: int
+    table_id: int | None
+
+
+def bankroll_statement(*, user: User, limit: int = 50) -> list[StatementLine]:
+    """The latest transfers of the bankroll, newest first, with the balance after each.
+
+    The balances run back from the bankroll's balance now: each line's balance is the one
+    after it, and the line below it is the balance before it."""
+    balance = bankroll_balance(user=user)
+    lines = []
+    for transfer in bankroll_transfers(user=user, limit=limit):
+        incoming = (
+            transfer.target.kind == AccountKind.BANKROLL and transfer.target.user_id == user.pk
+        )
+        other = transfer.source if incoming else transfer.target
+        amount = transfer.amount if incoming else -transfer.amount
+        lines.append(
+            StatementLine(
+                created=transfer.created,
+                kind=transfer.kind,
+                what=transfer.get_kind_display(),
+                amount=amount,
+                balance=balance,
+                table_id=other.table_id if other.kind == AccountKind.STACK else None,
+            )
+        )
+        balance -= amount
+    return lines
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,13 @@ from accounts.forms import SignUpForm
 from accounts.ledger import LedgerError
 from accounts.models import User
 from accounts.money import format_cents
-from accounts.selectors import bankroll_balance, bankroll_transfers, reload_offer, table_chips
+from accounts.selectors import (
+    bankroll_balance,
+    bankroll_statement,
+    chips_by_table,
+    reload_offer,
+    table_chips,
+)
 from accounts.services import bankroll_reload, user_create
 
 
@@ -44,7 +50,8 @@ def cashier(request: HttpRequest) -> HttpResponse:
             "balance": bankroll_balance(user=user),
             # Shown because the reload counts them: chips on a table are the player's money.
             "on_tables": table_chips(user=user),
-            "transfers": bankroll_transfers(user=user),
+            "on_tables_by_table": chips_by_table(user=user),
+            "statement": bankroll_statement(user=user),
             "offer": reload_offer(user=user, now=timezone.now()),
             "request_id": uuid.uuid4().hex,
         },

@@ -74,8 +74,11 @@ class Table(models.Model):
 
     @property
     def preset_name(self) -> str:
-        """The preset in words: ``three_five_seven`` → "Three five seven"."""
-        return self.preset.replace("_", " ").replace("-", " ").capitalize()
+        """The preset as people name it: ``three_five_seven`` → "3-5-7"."""
+        # Imported here: the presentation package reads these models at import time.
+        from cardroom.presentation.names import preset_name
+
+        return preset_name(self.preset)
 
     @property
     def group_name(self) -> str:

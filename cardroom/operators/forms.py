@@ -19,6 +19,7 @@ from typing import Any
 from django import forms
 
 from accounts.money import format_cents
+from cardroom.presentation.names import family_name, preset_name
 from cardroom.tables.engines import PACKAGES, engine_for
 from games.chinese_poker.config import PRESETS as CHINESE_PRESETS
 from games.chinese_poker.config import TIMEOUT_POLICIES
@@ -165,7 +166,10 @@ def stakes_choices(game: str, preset: str) -> list[tuple[str, str, dict[str, Any
                     cap = match_cap_for(ante, family)
                 except ConfigError:
                     continue  # seed 004 lists four stakes only
-                label = f"{family}: {format_cents(ante)} ante, match cap {format_cents(cap)}"
+                label = (
+                    f"{family_name(family)}: {format_cents(ante)} ante,"
+                    f" match cap {format_cents(cap)}"
+                )
                 choices.append(
                     (f"{family}-{ante}", label, {"ante": ante, "match_cap_family": family})
                 )
@@ -191,7 +195,8 @@ def stakes_choices(game: str, preset: str) -> list[tuple[str, str, dict[str, Any
                 continue
             seen.add(tuple(limits.values()))
             label = (
-                f"{key}: Ante {format_cents(tcp.min_ante)} to {format_cents(tcp.max_ante)},"
+                f"{preset_name(key)}: Ante {format_cents(tcp.min_ante)} to"
+                f" {format_cents(tcp.max_ante)},"
                 f" Pair Plus to {format_cents(tcp.max_pair_plus)}"
             )
             choices.append((key, label, limits))

@@ -8,7 +8,8 @@ from typing import Any
 
 from django import template
 
-from cardroom.models import Table
+from cardroom.models import Game, Table
+from cardroom.presentation.names import preset_name
 
 register = template.Library()
 
@@ -23,3 +24,15 @@ def table_names(*rows: Iterable[Any]) -> dict[int, str]:
 @register.filter
 def get_item(mapping: dict[Any, Any], key: Any) -> Any:
     return mapping.get(key)
+
+
+@register.filter
+def preset_words(preset: str) -> str:
+    """A preset's name as people read it (cardroom/presentation/names.py)."""
+    return preset_name(preset)
+
+
+@register.filter
+def game_words(game: str) -> str:
+    """A game's name: ``classic_guts`` → "Classic Guts"."""
+    return str(Game(game).label) if game in Game.values else game

@@ -130,14 +130,18 @@ def test_the_chooser_lists_every_preset_of_every_game(as_user, operator):
         ("three_card_poker", "solo"),
     ]:
         assert f"?game={game}&amp;preset={preset}" in page
+    # People read the rooms' names, not identifiers.
+    for name in ("Monte Carlo", "3-5-7", "Hi-Lo", "$0.25 a unit", "Standard limits"):
+        assert f">{name}</a>" in page
+    assert ">three_five_seven</a>" not in page
 
 
 def test_guts_offers_both_match_cap_families(as_user, operator):
     page = as_user(operator).get(NEW + "?game=guts&preset=monte_carlo").content.decode()
-    assert "seed_000: $0.50 ante, match cap $10.00" in page
-    assert "seed_004: $0.50 ante, match cap $15.00" in page
-    assert "seed_004: $2.00 ante, match cap $50.00" in page
-    assert "seed_004: $1.00 ante" not in page  # seed 004 lists four stakes only
+    assert "Cap of 20 antes: $0.50 ante, match cap $10.00" in page
+    assert "Fixed caps: $0.50 ante, match cap $15.00" in page
+    assert "Fixed caps: $2.00 ante, match cap $50.00" in page
+    assert "Fixed caps: $1.00 ante" not in page  # seed 004 lists four stakes only
 
 
 def test_chinese_poker_offers_the_unit_ladder(as_user, operator):

@@ -127,7 +127,7 @@ def test_house_rules_describe_the_stages_not_a_card_count(three_five_seven):
     rules = house_rules(three_five_seven)
     assert any(rule.startswith("Stages of three, five and seven cards") for rule in rules)
     assert "Three cards each (three-card ranking)." not in rules
-    assert three_five_seven.preset_name == "Three five seven"
+    assert three_five_seven.preset_name == "3-5-7"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,0 +1,104 @@
+"""The operator log's details in words (the rows keep them as data, for auditors' tools).
+
+Each kind says what changed the way an operator would say it: "Seat 3 (alice)", "ante timer
+5 s → 8 s", "hand 12 voided, $5.00 returned". A kind without its own words (added later) shows
+its details as "name: value" pairs, still never a Python dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from accounts.money import format_cents
+from cardroom.models import Game, OperatorAction, OperatorActionKind
+from cardroom.operators.forms import MONEY as _MONEY
+from cardroom.presentation.names import family_name, preset_name
+
+__all__ = ["action_words"]
+
+
+def _name(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def _value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if key in _MONEY and isinstance(value, int):
+        return format_cents(value)
+    if key == "match_cap_family" and isinstance(value, str):
+        return family_name(value)
+    if key.endswith("seconds") and isinstance(value, int | float):
+        return f"{value:g} s"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(item) for item in value) or "none"
+    return str(value)
+
+
+def _pairs(details: Mapping[str, Any]) -> str:
+    return "; ".join(f"{_name(key)}: {_value(key, value)}" for key, value in details.items())
+
+
+def _created(details: Mapping[str, Any]) -> str:
+    game = details.get("game", "")
+    label = str(Game(game).label) if game in Game.values else str(game)
+    words = f"{label}, {preset_name(str(details.get('preset', '')))}"
+    options = details.get("options") or {}
+    if options:
+        words += "; " + ", ".join(f"{_name(k)} {_value(k, v)}" for k, v in options.items())
+    bots = details.get("bots") or 0
+    return words + (f"; {bots} bot{'s' if bots != 1 else ''}" if bots else "")
+
+
+def _timers(details: Mapping[str, Any]) -> str:
+    before, after = details.get("before") or {}, details.get("after") or {}
+    return ", ".join(
+        f"{_name(key)} {_value(key, before.get(key))} → {_value(key, value)}"
+        for key, value in after.items()
+    )
+
+
+def _seat(details: Mapping[str, Any]) -> str:
+    player = details.get("player")
+    return f"Seat {details['seat']}" + (f" ({player})" if player else "")
+
+
+def _bots(details: Mapping[str, Any]) -> str:
+    words = f"Bots {details.get('before')} → {details.get('after')}"
+    leaving = details.get("leaving") or []
+    return words + (f"; leaving: {', '.join(leaving)}" if leaving else "")
+
+
+def _status(details: Mapping[str, Any]) -> str:
+    return f"The table is now {details.get('status', 'changed')}"
+
+
+def _void(details: Mapping[str, Any]) -> str:
+    returned = details.get("returned")
+    words = f"Hand {details.get('hand')} voided"
+    return words + (f"; {format_cents(returned)} returned" if isinstance(returned, int) else "")
+
+
+_WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    OperatorActionKind.TABLE_CREATE: _created,
+    OperatorActionKind.TIMERS_CHANGE: _timers,
+    OperatorActionKind.SEAT_SIT_OUT: _seat,
+    OperatorActionKind.SEAT_REMOVE: _seat,
+    OperatorActionKind.BOTS_CHANGE: _bots,
+    OperatorActionKind.TABLE_PAUSE: _status,
+    OperatorActionKind.TABLE_RESUME: _status,
+    OperatorActionKind.TABLE_CLOSE: _status,
+    OperatorActionKind.HAND_VOID: _void,
+}
+
+
+def action_words(action: OperatorAction) -> str:
+    """What the action did, in words."""
+    details = action.details if isinstance(action.details, Mapping) else {}
+    words = _WORDS.get(action.kind)
+    try:
+        return words(details) if words else _pairs(details)
+    except (KeyError, TypeError, ValueError):
+        # An old row in another shape still reads, as pairs.
+        return _pairs(details)

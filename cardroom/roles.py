@@ -1,4 +1,4 @@
-"""The staff roles: membership of Operators or Auditors is what opens the admin.
+"""The staff roles: membership of Auditors is what opens the admin.
 
 Django's admin asks for ``is_staff`` as well as a permission, so a user added to Auditors could
 not open the audit pages until someone also ticked "staff status", a step nobody remembers.
@@ -17,7 +17,8 @@ from django.db.models.signals import m2m_changed
 __all__ = ["STAFF_ROLES", "connect"]
 
 #: The groups (made by cardroom/migrations/0003_operator_actions.py) that make a user staff.
-STAFF_ROLES = ("Operators", "Auditors")
+#: Operators are not among them: their console is outside the admin, which holds the money.
+STAFF_ROLES = ("Auditors",)
 
 
 def _follow_roles(users: Any) -> None:

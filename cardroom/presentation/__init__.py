@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from accounts.money import format_cents
@@ -32,6 +32,14 @@ PHASE_WORDS = {
     "decide": "Play or fold?",
     "set": "Set your hand",
     "idle": "Waiting for bets",
+}
+
+#: A table the house has paused or is closing says so where the phase is shown: a paused table
+#: otherwise reads "Next hand shortly" under a countdown stuck at 0.
+TABLE_STATUS_WORDS = {
+    "paused": ("Paused by the house", "Play resumes when the house resumes the table."),
+    "closing": ("Closing", "The house is closing this table: it closes after this hand."),
+    "closed": ("Closed", "The house has closed this table."),
 }
 
 STATUS_WORDS = {
@@ -92,6 +100,8 @@ class ActionButton:
     key: str = ""
     amount_input: dict[str, Any] | None = None
     primary: bool = False
+    #: Asked before sending (the page's script): an action that gives up a hand in play.
+    confirm: str = ""
 
 
 #: A dollar amount as people type it: "200", "$1,250.50", "0.05". No exponent, sign, NaN or
@@ -169,6 +179,18 @@ def _buttons(legal: list[dict[str, Any]]) -> list[ActionButton]:
     return buttons
 
 
+def _confirm_leaving(buttons: list[ActionButton], *, holding: bool) -> list[ActionButton]:
+    """Leaving with cards in hand gives the hand up: the page asks first."""
+    if not holding:
+        return buttons
+    return [
+        replace(button, confirm="Leave the table? Your hand in play will be folded.")
+        if button.kind == "leave"
+        else button
+        for button in buttons
+    ]
+
+
 def describe_table(state: dict[str, Any]) -> dict[str, Any]:
     """The template context of one viewer's table, from the ``state`` message."""
     view = state["table"]
@@ -189,17 +211,27 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
                 "status_text": STATUS_WORDS.get(entry.get("status", ""), entry.get("status", "")),
             }
         )
+    phase_words = PHASE_WORDS.get(view.get("phase", ""), view.get("phase", ""))
+    deadline = view.get("deadline")
+    status = view.get("table", {}).get("status", "")
+    house = TABLE_STATUS_WORDS.get(status)
+    if house is not None and status != "closing":
+        # Nothing runs on the clock while paused or closed: no countdown to show.
+        phase_words, deadline = house[0], None
     context = {
         "version": state["version"],
         "view": view,
         "phase": view.get("phase", ""),
-        "phase_words": PHASE_WORDS.get(view.get("phase", ""), view.get("phase", "")),
-        "deadline": view.get("deadline"),
+        "phase_words": phase_words,
+        "house_note": house[1] if house else "",
+        "deadline": deadline,
         "pot_text": format_cents(view.get("pot", 0)),
         "seats": seats,
         "you": you,
         "your_faces": [CardFace.of(card) for card in (you or {}).get("cards") or []],
-        "buttons": _buttons((you or {}).get("legal_actions", [])),
+        "buttons": _confirm_leaving(
+            _buttons((you or {}).get("legal_actions", [])), holding=bool((you or {}).get("cards"))
+        ),
         "seated": you is not None,
     }
     module = GAME_PRESENTATIONS.get(view.get("table", {}).get("game", ""))

@@ -325,11 +325,21 @@ class TablePageConsumer(_TableConsumer):
         )
         await self.send(text_data=html)
 
+    #: Whether the page shows an error notice: the next applied action clears it, since an
+    #: error left on screen through later hands reads as if it still applied.
+    notice_shown: bool = False
+
     async def answer(self, answer: dict[str, Any]) -> None:
         if answer["type"] == "suggestion":
             await self.send(text_data=suggestion_html(answer))
         if answer["type"] == "error":
-            html = render_to_string(
-                "cardroom/partials/_notice.html", {"message": answer["message"], "oob": True}
-            )
-            await self.send(text_data=html)
+            self.notice_shown = True
+            await self.send(text_data=notice_html(answer["message"]))
+        elif answer["type"] == "ack" and self.notice_shown:
+            self.notice_shown = False
+            await self.send(text_data=notice_html(""))
+
+
+def notice_html(message: str) -> str:
+    """The page's notice region, out of band: an error in words, or empty to clear it."""
+    return render_to_string("cardroom/partials/_notice.html", {"message": message, "oob": True})

@@ -29,6 +29,17 @@
     }
   });
 
+  // A form that gives up a hand in play asks first. Listening in the capture phase runs before
+  // htmx's own submit listener on the form, so a "no" stops the frame from being sent.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form && form.dataset ? form.dataset.confirm : "";
+    if (question && !window.confirm(question)) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+
   function light(text, ok) {
     var node = document.getElementById("connection");
     if (node) {

@@ -177,3 +177,27 @@ def test_a_voided_hand_fee_leaves_the_rake_report(make_player):
     assert rake_report(start=today, end=today).total == 0
     assert set(stacks(table).values()) == {10_000}
     call_command("audit_ledger")
+
+
+def test_a_paused_table_says_so_instead_of_a_stuck_countdown(survivor_table, seated):
+    from cardroom.presentation.pages import table_page_context
+
+    survivor_table.refresh_from_db()
+    before = table_page_context(table=survivor_table, user=seated[0])
+    assert before["deadline"] is not None and before["house_note"] == ""
+
+    table_pause(table_id=survivor_table.pk)
+    survivor_table.refresh_from_db()
+    paused = table_page_context(table=survivor_table, user=seated[0])
+    assert paused["phase_words"] == "Paused by the house"
+    assert paused["deadline"] is None
+    assert "resumes" in paused["house_note"]
+
+    table_resume(table_id=survivor_table.pk)
+    play_to_declare(survivor_table, seated)
+    table_close(table_id=survivor_table.pk)
+    survivor_table.refresh_from_db()
+    closing = table_page_context(table=survivor_table, user=seated[0])
+    assert survivor_table.status == TableStatus.CLOSING, "the round is under way"
+    assert "closes after this hand" in closing["house_note"]
+    assert closing["deadline"] is not None  # the round plays on to its end

@@ -120,3 +120,22 @@ async def test_a_bad_amount_on_the_page_gets_a_notice_and_changes_nothing(table:
     await table.arefresh_from_db()
     assert table.version == 0
     await page.communicator.disconnect()
+
+
+async def test_an_applied_action_clears_the_notice_once(table: Table):
+    user = await sync_to_async(user_create)(username="ann")
+    page = Page(table.pk, await sync_to_async(token_create)(user=user))
+    await page.open()
+    await page.submit(kind="sit", buy_in="12.345")
+    assert "at most two decimals" in page.frames[-1]
+
+    page.frames.clear()
+    await page.submit(kind="sit", buy_in="100")
+    cleared = [frame for frame in page.frames if 'id="notice"' in frame]
+    assert len(cleared) == 1
+    assert re.search(r'<div id="notice"[^>]*hx-swap-oob="true"></div>', cleared[0])
+
+    page.frames.clear()
+    await page.submit(kind="sit_out")
+    assert not [frame for frame in page.frames if 'id="notice"' in frame]
+    await page.communicator.disconnect()

@@ -42,6 +42,23 @@ TABLE_STATUS_WORDS = {
     "closed": ("Closed", "The house has closed this table."),
 }
 
+#: Why the viewer's own seat is not playing, and what brings it back: a seat that only says
+#: "waiting" or "sitting out" leaves a new player wondering whether anything will happen.
+YOUR_STATUS_NOTES = {
+    "sitting_out": (
+        "You are sitting out: you are not dealt in (after a missed ante or decision, a lost"
+        " connection, or at your request). Press Sit in to play the next hand."
+    ),
+    "waiting": "You are seated. You will be dealt in when the next hand begins.",
+    "seated": "You are seated. You will be dealt in when the next hand begins.",
+}
+
+#: A game in stages (3-5-7, Nuts, Toh...) deals newcomers in at its next game, not its next deal.
+STAGED_WAITING = (
+    "You are seated. This game is played in stages until someone takes the pot; you will be"
+    " dealt in when the next game begins."
+)
+
 STATUS_WORDS = {
     "in_hand": "in the hand",
     "in_round": "in the round",
@@ -218,7 +235,12 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
     if house is not None and status != "closing":
         # Nothing runs on the clock while paused or closed: no countdown to show.
         phase_words, deadline = house[0], None
+    mine = next((seat for seat in seats if seat["is_you"]), None)
+    your_note = YOUR_STATUS_NOTES.get(mine.get("status", "")) if mine else None
+    if your_note and mine and mine.get("status") == "waiting" and view.get("stage"):
+        your_note = STAGED_WAITING
     context = {
+        "your_note": your_note or "",
         "version": state["version"],
         "view": view,
         "phase": view.get("phase", ""),

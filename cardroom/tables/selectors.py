@@ -79,9 +79,24 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
                 "rake": result.get("rake", 0),
                 "winners": winners,
                 "void": bool(hand.void_reason),
+                "summary": _no_winner_words(table.game, hand, result),
             }
         )
     return rows
+
+
+def _no_winner_words(game: str, hand: Hand, result: dict[str, Any]) -> str:
+    """What a hand without a winner came to, in the game's own terms (shown when nobody won:
+    "the pot carries" is true of Guts only, and never of a void, whose stakes went back)."""
+    if hand.void_reason:
+        return "voided by the house: every stake was returned"
+    if result.get("type") == "hand_not_dealt":
+        return "not dealt: the antes were returned"
+    if game == "three_card_poker":
+        return "every bet was returned"
+    if game == "chinese_poker":
+        return "all square: no units changed hands"
+    return "nobody stayed In; the pot carries"
 
 
 def current_commitment(*, table: Table) -> dict[str, Any] | None:

@@ -136,6 +136,7 @@ def evolve(state: OnlineState, **changes: Any) -> OnlineState:
         get("choices", state.choices),
         get("owed", state.owed),
         get("shown", state.shown),
+        get("timed_out", state.timed_out),
     )
 
 
@@ -207,7 +208,9 @@ def call_antes(state: OnlineState, now: float, events: Events) -> OnlineState:
     """After the pause: the next ante call of the round (or a new round)."""
     empty_cards = ((),) * len(state.seats)
     empty_choices = ("",) * len(state.seats)
-    state = evolve(state, cards=empty_cards, choices=empty_choices, shown=False, dealt=())
+    state = evolve(
+        state, cards=empty_cards, choices=empty_choices, shown=False, dealt=(), timed_out=()
+    )
     if not state.round_active:
         return start_round(state, now, events)
     seats = list(state.seats)
@@ -280,10 +283,13 @@ def showdown(
     """Reveal and settle (docs/rules/guts-online.md, steps 4 to 6)."""
     config = state.config
     choices = list(state.choices)
+    mucked: list[int] = []
     for index in state.dealt:
         missing = not choices[index]
         if missing:
             choices[index] = "out"
+            if timed_out:
+                mucked.append(index)
         events.append(ev.Declared(index, choices[index], missing and timed_out))
     players = [index for index in state.dealt if choices[index] == "in"]
     key = hand_key(_KIND)
@@ -357,7 +363,7 @@ def showdown(
     state = evolve(
         state, seats=tuple(seats), phase="pause", deadline=now + config.showdown_seconds,
         button=button, pot=pot, confirmed=tuple(confirmed), choices=tuple(choices),
-        owed=tuple(owed), shown=True,
+        owed=tuple(owed), shown=True, timed_out=tuple(mucked),
     )  # fmt: skip
     if round_over:
         state = end_round(state, seats, now, config.round_end, events)

@@ -78,6 +78,8 @@ class OnlineState:
     choices: tuple[str, ...] = ()
     owed: tuple[int, ...] = ()
     shown: bool = False
+    #: Seats whose hand the clock mucked (no declare in time): told apart from a chosen Out.
+    timed_out: tuple[int, ...] = ()
 
 
 def new_table(config: OnlineConfig) -> OnlineState:
@@ -127,6 +129,7 @@ def dump_state(state: OnlineState) -> dict[str, Any]:
         "choices": list(state.choices),
         "owed": list(state.owed),
         "shown": state.shown,
+        "timed_out": list(state.timed_out),
     }
 
 
@@ -153,4 +156,6 @@ def load_state(data: dict[str, Any]) -> OnlineState:
         choices=tuple(data["choices"]),
         owed=tuple(data["owed"]),
         shown=data["shown"],
+        # States written before the field existed had no timed-out seats to tell apart.
+        timed_out=tuple(data.get("timed_out", ())),
     )

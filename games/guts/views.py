@@ -87,6 +87,8 @@ def view(state: OnlineState, seat: int | None) -> JSON:
             entry["decided"] = bool(choice)
         if choice and (state.shown or index == seat):
             entry["choice"] = choice
+            if index in state.timed_out:
+                entry["timed_out"] = True
         seats.append(entry)
     you: JSON | None = None
     if seat is not None and 0 <= seat < len(state.seats) and state.seats[seat] is not None:
@@ -95,6 +97,7 @@ def view(state: OnlineState, seat: int | None) -> JSON:
             "seat": seat,
             "cards": [str(DECK[card]) for card in own],
             "choice": state.choices[seat] or None,
+            "timed_out": seat in state.timed_out,
             "legal_actions": legal_actions(state, seat),
         }
     return {

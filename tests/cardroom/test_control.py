@@ -119,6 +119,11 @@ def test_void_returns_exactly_what_was_committed_to_the_hand(survivor_table, sea
     assert hand.ended is not None
     voids = Transfer.objects.filter(kind="void", table_id=survivor_table.pk)
     assert sum(t.amount for t in voids) == 300
+    # The table's log says the stakes went back, not that "the pot carries".
+    from cardroom.tables.selectors import recent_hands
+
+    (logged,) = recent_hands(table=survivor_table)
+    assert logged["summary"] == "voided by the house: every stake was returned"
     survivor_table.refresh_from_db()
     assert survivor_table.state["pot"] == 0
     call_command("audit_ledger")

@@ -38,7 +38,7 @@ def test_sitting_down_buys_in_through_the_ledger(survivor_table, seated):
 
 def test_buy_in_below_the_minimum_is_refused_and_nothing_changes(survivor_table, make_player):
     dan = make_player("dan")
-    with pytest.raises(IllegalAction, match="10000"):
+    with pytest.raises(IllegalAction, match=r"\$100\.00"):
         table_act(table_id=survivor_table.pk, user=dan, action={"kind": "sit", "buy_in": 500})
     assert not Seat.objects.filter(user=dan).exists()
     assert bankroll_balance(user=dan) == 100_000
@@ -46,7 +46,7 @@ def test_buy_in_below_the_minimum_is_refused_and_nothing_changes(survivor_table,
 
 def test_buy_in_above_the_bankroll_is_refused(survivor_table, make_player):
     dan = make_player("dan")
-    with pytest.raises(LedgerError, match="less than the 150000"):
+    with pytest.raises(LedgerError, match=r"less than the \$1,500\.00"):
         table_act(table_id=survivor_table.pk, user=dan, action={"kind": "sit", "buy_in": 150_000})
     assert not Seat.objects.filter(user=dan).exists()
     survivor_table.refresh_from_db()

@@ -198,7 +198,7 @@ def test_two_players_set_submit_and_see_the_reveal_in_the_browser(browser):
         assert seen[name]["units"] == {other: f"{signed(units[other])} units" for other in NAMES}
         assert seen[name]["payments"] == payments
         assert seen[name]["pairs"] == [pair_line]
-        assert seen[name]["log"] == f"#1 {log_units or 'nobody won; the pot carries'}"
+        assert seen[name]["log"] == f"#1 {log_units or 'all square: no units changed hands'}"
     for seat, player in enumerate(players):
         assert_no_foreign_cards(player, seat, hand, f'/tables/{table.pk}/hands/1/"')
     assert sum(units.values()) == 0

@@ -137,7 +137,7 @@ def expected_log_line(result: dict, names: tuple[str, ...]) -> str:
     parts = ["#1"]
     parts += [f"{names[seat]} won {format_cents(amount)}" for seat, amount in result["winners"]]
     if not result["winners"]:
-        parts.append("nobody won; the pot carries")
+        parts.append("nobody stayed In; the pot carries")
     parts += [f"{names[seat]} matches {format_cents(amount)}" for seat, amount in result["owed"]]
     if result["rake"]:
         parts.append(f"(rake {format_cents(result['rake'])})")

@@ -75,6 +75,24 @@ def test_no_choice_in_time_is_out_and_the_cards_are_mucked() -> None:
     assert [e["seat"] for e in of(events, "hand_shown")] == [1, 0]
 
 
+def test_the_views_tell_a_hand_the_clock_mucked_from_a_chosen_out() -> None:
+    from games.guts.views import view
+
+    table = Table()
+    table.antes()
+    table.deal(P0=AA, P1=KK, P2=QJ9)
+    table.declare(P0="in", P1="out")
+    table.timeout()
+    mucked, chose = view(table.state, 2), view(table.state, 1)
+    assert mucked["you"]["timed_out"] is True
+    assert chose["you"]["timed_out"] is False
+    seats = {entry["seat"]: entry for entry in view(table.state, None)["seats"]}
+    assert seats[2].get("timed_out") is True
+    assert "timed_out" not in seats[1]
+    table.timeout()  # the pause ends: the next ante call forgets it
+    assert view(table.state, 2)["you"]["timed_out"] is False
+
+
 def test_timeout_is_refused_before_the_deadline() -> None:
     table = Table()
     table.antes()

@@ -1,0 +1,72 @@
+"""Every page a player or an operator uses, on a 390 px phone: no serious or critical
+accessibility violation (axe-core), and nothing wider than the screen."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import Group
+
+from accounts.services import user_create
+from cardroom.models import Hand
+from cardroom.tables.runtime import table_act, table_create
+from tests.cardroom.test_runtime import advance, play_to_declare
+from tests.e2e.accessibility import PHONE, overflow, serious_violations
+from tests.e2e.players import PASSWORD, WAIT_MS
+from tests.live import live_server
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+GAMES = [
+    ("guts", "survivor", {"ante": 100}),
+    ("classic_guts", "three_five_seven", {"ante": 100}),
+    ("chinese_poker", "unit-1", {}),
+    ("three_card_poker", "standard", {}),
+]
+
+
+def log_in(browser, url: str, name: str):
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{url}/accounts/login/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(lambda address: "/accounts/login/" not in address, timeout=WAIT_MS)
+    return page
+
+
+def test_the_pages_fit_a_phone_and_pass_axe(browser):
+    ann, ben = (user_create(username=name, password=PASSWORD) for name in ("ann", "ben"))
+    olga = user_create(username="olga", password=PASSWORD)
+    olga.groups.add(Group.objects.get(name="Operators"))
+    tables = [
+        table_create(game=game, preset=preset, options=options, name=f"A11y {preset}")
+        for game, preset, options in GAMES
+    ]
+    survivor = tables[0]
+    for player in (ann, ben):
+        table_act(table_id=survivor.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    play_to_declare(survivor, [ann, ben])
+    advance(survivor)  # nobody declares: both hands are mucked and the hand ends
+    hand = Hand.objects.get(table=survivor, number=1)
+    assert hand.ended is not None
+
+    pages = {
+        "ann": ["/", "/lobby/", "/accounts/cashier/", "/how-to-play/"]
+        + [f"/tables/{table.pk}/" for table in tables]
+        + [f"/tables/{survivor.pk}/hands/1/"],
+        "olga": ["/operators/", f"/operators/tables/{survivor.pk}/", "/operators/log/"],
+    }
+    problems: dict[str, object] = {}
+    with live_server("e2e-a11y") as url:
+        for name, paths in pages.items():
+            page = log_in(browser, url, name)
+            for path in paths:
+                page.goto(f"{url}{path}")
+                page.wait_for_load_state("networkidle")
+                if wider := overflow(page):
+                    problems[f"{path} is {wider}px wider than a phone"] = True
+                if found := serious_violations(page):
+                    problems[path] = found
+    assert not problems, "\n" + json.dumps(problems, indent=1)

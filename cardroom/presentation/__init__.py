@@ -34,6 +34,10 @@ PHASE_WORDS = {
     "idle": "Waiting for bets",
 }
 
+#: Phases in which someone must act before the deadline (the countdown turns red near its end
+#: only then; a pause between hands is not urgent).
+DECISION_PHASES = frozenset({"ante", "declare", "pass", "betting", "decide", "set"})
+
 #: A table the house has paused or is closing says so where the phase is shown: a paused table
 #: otherwise reads "Next hand shortly" under a countdown stuck at 0.
 TABLE_STATUS_WORDS = {
@@ -246,6 +250,7 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
         "phase": view.get("phase", ""),
         "phase_words": phase_words,
         "house_note": house[1] if house else "",
+        "decision": view.get("phase", "") in DECISION_PHASES and deadline is not None,
         "deadline": deadline,
         "pot_text": format_cents(view.get("pot", 0)),
         "seats": seats,

@@ -11,6 +11,7 @@ from typing import Any
 from django.urls import reverse
 
 from accounts.models import User
+from accounts.money import format_cents
 from accounts.selectors import bankroll_balance
 from cardroom.howto import GAME_PAGES
 from cardroom.models import Table
@@ -18,7 +19,11 @@ from cardroom.presentation import describe_table
 from cardroom.presentation.house_rules import house_rules
 from cardroom.tables.snapshots import snapshot_from_db, state_frame, table_from
 
-__all__ = ["page_context", "table_page_context"]
+__all__ = ["page_context", "result_banner", "table_page_context"]
+
+#: After a hand, while its result is on the table (the pause before the next one), the viewer
+#: is told what it meant for them in a banner: the log below says it for everyone.
+RESULT_PHASES = frozenset({"pause", "stage_over", "showdown"})
 
 
 def table_page_context(*, table: Table, user: User, oob: bool = False) -> dict[str, Any]:
@@ -43,12 +48,32 @@ def page_context(
     page's socket draws every push in memory."""
     table = table_from(snapshot)
     context = describe_table(state)
+    recent = snapshot.get("recent", [])
     context.update(
+        result_banner=result_banner(context, recent),
         table=table,
-        recent=snapshot.get("recent", []),
+        recent=recent,
         commitment=snapshot["commitment"],
         house_rules=house_rules(table),
         bankroll_cents=bankroll_cents,
         oob=oob,
     )
     return context
+
+
+def result_banner(context: dict[str, Any], recent: list[dict[str, Any]]) -> dict[str, str] | None:
+    """ "You won $12.40" / "You pay $10.00" for the last hand, while its result is shown."""
+    you = next((seat for seat in context.get("seats", []) if seat.get("is_you")), None)
+    if you is None or not recent or context.get("phase") not in RESULT_PHASES:
+        return None
+    hand, name = recent[0], you.get("player")
+    won = sum(row["amount"] for row in hand.get("winners", []) if row["player"] == name)
+    net = sum(row["amount"] for row in hand.get("nets", []) if row["player"] == name)
+    owes = sum(row["amount"] for row in hand.get("owed", []) if row["player"] == name)
+    if won or net > 0:
+        return {"kind": "won", "text": f"You won {format_cents(won or net)}"}
+    if owes:
+        return {"kind": "lost", "text": f"You pay {format_cents(owes)}"}
+    if net < 0:
+        return {"kind": "lost", "text": f"You lost {format_cents(-net)}"}
+    return None

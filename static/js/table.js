@@ -3,19 +3,74 @@
 (function () {
   "use strict";
 
+  // The ring's full length is the time there was when this deadline was first seen: kept per
+  // deadline in the tab's session storage, so a reload shows the same ring, not a full one.
+  function totalFor(ring, deadline) {
+    var key = "countdown:" + ring.dataset.deadline;
+    var known = Number(window.sessionStorage.getItem(key));
+    if (known > 0) return known;
+    var total = Math.max(1, (deadline - Date.now()) / 1000);
+    try { window.sessionStorage.setItem(key, String(total)); } catch (e) { /* full: no matter */ }
+    return total;
+  }
+
   function tick() {
     document.querySelectorAll("svg.countdown[data-deadline]").forEach(function (ring) {
       var deadline = Date.parse(ring.dataset.deadline);
-      if (!ring.dataset.total) {
-        ring.dataset.total = String(Math.max(1, (deadline - Date.now()) / 1000));
-      }
+      if (!ring.dataset.total) ring.dataset.total = String(totalFor(ring, deadline));
       var left = Math.max(0, (deadline - Date.now()) / 1000);
       var share = Math.min(100, (left / Number(ring.dataset.total)) * 100);
       ring.querySelector(".ring").setAttribute("stroke-dasharray", share + " 100");
       ring.querySelector(".seconds").textContent = String(Math.ceil(left));
-      ring.classList.toggle("urgent", left <= 5);
+      // Red only when someone must act before it runs out, not for a pause between hands.
+      ring.classList.toggle("urgent", left <= 5 && ring.dataset.decision === "true");
     });
   }
+
+  // Phase changes, turns and results are read out: the regions are replaced by each push, so
+  // a persistent live region is told what changed.
+  var spoken = "";
+  function announce() {
+    var region = document.getElementById("announcer");
+    if (!region) return;
+    var parts = [];
+    ["#table-status .phase", "#table-status .house-note", "#turn-note", "#result-banner"]
+      .forEach(function (selector) {
+        var node = document.querySelector(selector);
+        if (node && node.textContent.trim()) parts.push(node.textContent.trim());
+      });
+    var text = parts.join(". ");
+    if (text && text !== spoken) {
+      spoken = text;
+      region.textContent = text;
+    }
+  }
+
+  // Auto-post ante: a preference of this browser; when an Ante button appears, it is pressed.
+  var AUTO_ANTE = "cardroom:auto-ante";
+  function autoAnte() {
+    var box = document.getElementById("auto-ante");
+    if (!box || !box.checked) return;
+    var button = document.querySelector("#actions form.action-ante button");
+    var version = (document.getElementById("table-status") || {}).dataset;
+    var stamp = version ? version.version : "";
+    if (button && button.dataset.autoSent !== stamp) {
+      button.dataset.autoSent = stamp;
+      button.click();
+    }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("auto-ante");
+    if (box) {
+      box.checked = window.localStorage.getItem(AUTO_ANTE) === "true";
+      box.addEventListener("change", function () {
+        window.localStorage.setItem(AUTO_ANTE, String(box.checked));
+        autoAnte();
+      });
+    }
+    announce();
+    autoAnte();
+  });
   setInterval(tick, 200);
 
   document.addEventListener("keydown", function (event) {
@@ -49,5 +104,5 @@
   }
   document.addEventListener("htmx:wsOpen", function () { light("connected", true); });
   document.addEventListener("htmx:wsClose", function () { light("reconnecting…", false); });
-  document.addEventListener("htmx:wsAfterMessage", function () { tick(); });
+  document.addEventListener("htmx:wsAfterMessage", function () { tick(); announce(); autoAnte(); });
 })();

@@ -49,3 +49,24 @@ def test_a_seat_that_is_not_playing_is_told_why_and_what_brings_it_back():
     staged = seat_panel("waiting", stage={"number": 1, "words": "three cards"})
     assert "dealt in when the next game begins" in staged
     assert "Your cards appear here" in seat_panel("in_round")
+
+
+def banner(phase: str, recent: list, player: str = "ann"):
+    from cardroom.presentation.pages import result_banner
+
+    context = {"phase": phase, "seats": [{"is_you": True, "player": player}]}
+    return result_banner(context, recent)
+
+
+def test_the_banner_says_what_the_last_hand_meant_for_the_viewer():
+    hand = {
+        "winners": [{"player": "ann", "amount": 1240}],
+        "owed": [{"player": "ben", "amount": 1000}],
+        "nets": [],
+    }
+    assert banner("pause", [hand]) == {"kind": "won", "text": "You won $12.40"}
+    assert banner("pause", [hand], player="ben") == {"kind": "lost", "text": "You pay $10.00"}
+    assert banner("pause", [hand], player="cat") is None
+    assert banner("declare", [hand]) is None  # the next hand is under way
+    tcp = {"winners": [], "owed": [], "nets": [{"player": "ann", "amount": -500}]}
+    assert banner("showdown", [tcp]) == {"kind": "lost", "text": "You lost $5.00"}

@@ -98,9 +98,11 @@ class CardFace:
     symbol: str
     suit: str
     red: bool
+    #: Wild at this table now (classic Guts' wild ranks): drawn marked, read out as wild.
+    wild: bool = False
 
     @classmethod
-    def of(cls, text: str) -> CardFace:
+    def of(cls, text: str, wild_ranks: str = "") -> CardFace:
         rank, suit = text[0], text[1]
         return cls(
             text=text,
@@ -108,6 +110,7 @@ class CardFace:
             symbol=SUIT_SYMBOLS[suit],
             suit=SUIT_NAMES[suit],
             red=suit in "dh",
+            wild=bool(wild_ranks) and rank in wild_ranks,
         )
 
 

@@ -171,3 +171,48 @@ async def test_three_five_seven_over_the_api_shows_the_private_comparison_to_no_
         assert not any(f'"{card}"' in cat_text for card in dealt[seats[name]])
     ann_text = json.dumps(clients[0].frames)
     assert all(f'"{card}"' in ann_text for card in dealt[seats["ben"]])
+
+
+def test_a_stage_says_who_showed_what_who_paid_and_marks_wild_cards(
+    client, three_five_seven, players, monkeypatch
+):
+    from django.urls import reverse
+
+    from games.cards import DECK
+
+    # Threes first: stage 1 deals three cards each, threes wild, so threes are in hands.
+    threes = [card for card in DECK if str(card)[0] == "3"]
+    deck = threes + [card for card in DECK if card not in threes]
+    monkeypatch.setattr("cardroom.tables.runtime.shuffled_deck", lambda: deck)
+    ann, ben, cat = players
+    to_declare(three_five_seven)
+    holders = {
+        event.private_to
+        for event in HandEvent.objects.filter(table=three_five_seven, type="cards_dealt")
+        if any(card[0] == "3" for card in event.data["cards"])
+    }
+    holder = next(p for p in players if seat_of(three_five_seven, p) in holders)
+    client.force_login(holder)
+    page = client.get(reverse("table", args=[three_five_seven.pk])).content.decode()
+    assert 'class="card wild"' in page or 'class="card red wild"' in page
+    assert ", wild" in page  # read out as wild
+
+    for player, choice in ((ann, "in"), (ben, "in"), (cat, "out")):
+        table_act(
+            table_id=three_five_seven.pk, user=player, action={"kind": "declare", "choice": choice}
+        )
+    three_five_seven.refresh_from_db()
+    assert three_five_seven.state["phase"] == "stage_over"
+    client.force_login(ann)
+    ann_page = client.get(reverse("table", args=[three_five_seven.pk])).content.decode()
+    result = ann_page[ann_page.index('class="stage-result"') :]
+    result = result[: result.index("</ul>")]
+    assert "ann: " in result and "ben: " in result  # both hands, named
+    paid = [line for line in result.split("<li>") if " pays " in line]
+    assert len(paid) == 1 and "$" in paid[0]
+    client.force_login(cat)
+    cat_page = client.get(reverse("table", args=[three_five_seven.pk])).content.decode()
+    cat_result = cat_page[cat_page.index('class="stage-result"') :]
+    cat_result = cat_result[: cat_result.index("</ul>")]
+    assert " pays " in cat_result
+    assert "ann: " not in cat_result and "ben: " not in cat_result  # a private comparison

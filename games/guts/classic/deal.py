@@ -192,6 +192,7 @@ def deal_cards(
         choices=tuple(choices),
         passes=(-1,) * len(state.seats),
         revealed=(),
+        stage_result=(),
         wild=wild,
         challenge=False,
         turn=None,

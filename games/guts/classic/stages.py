@@ -173,6 +173,7 @@ def finish_stage(
     )
     return replace(
         state,
+        stage_result=stage_result(books.events),
         seats=seats,
         pot=books.pot,
         phase="stage_over",
@@ -211,6 +212,20 @@ def _mark(state: ClassicState, seat: int, books: Books) -> ClassicState:
     kept = list(state.kept)
     kept[seat] = (*kept[seat], card)
     return replace(state, marks=tuple(marks), kept=tuple(kept))
+
+
+def stage_result(events: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
+    """The stage's outcome as the table shows it until the next stage: hands shown, who paid
+    whom, who took a mark (the events say the same; the state keeps it for the view)."""
+    lines: list[tuple[Any, ...]] = []
+    for event in events:
+        if isinstance(event, ev.HandShown | ev.HandShownPrivately):
+            lines.append(("shown", event.seat, event.description))
+        elif isinstance(event, ev.SeatPaid):
+            lines.append(("paid", event.payer, event.payee, event.amount))
+        elif isinstance(event, ev.LegWon | ev.NutWon | ev.TokenWon | ev.PointWon):
+            lines.append(("mark", event.seat, event.total))
+    return tuple(lines)
 
 
 def next_stage(state: ClassicState, now: float, events: list[Any]) -> ClassicState:
@@ -263,6 +278,7 @@ def next_stage(state: ClassicState, now: float, events: list[Any]) -> ClassicSta
         wild=rules.wild,
         revealed=(),
         private_show=False,
+        stage_result=(),
         turn=None,
         challenge=False,
         phase="declare",

@@ -76,6 +76,9 @@ class ClassicState:
     target: int = 0
     kept: tuple[tuple[int, ...], ...] = ()
     private_show: bool = False
+    #: What the stage just settled showed, while its result is on the table (``stage_over``):
+    #: ``("shown", seat, words)``, ``("paid", payer, payee, cents)``, ``("mark", seat, total)``.
+    stage_result: tuple[tuple[Any, ...], ...] = ()
 
 
 def new_classic_table(config: ClassicConfig) -> ClassicState:
@@ -118,6 +121,8 @@ def dump_classic(state: ClassicState) -> dict[str, Any]:
             value = [_text(hand) for hand in value]
         elif field.name in _CARD_TUPLES:
             value = _text(value)
+        elif field.name == "stage_result":
+            value = [list(line) for line in value]
         elif isinstance(value, tuple):
             value = list(value)
         data[field.name] = value
@@ -144,4 +149,5 @@ def load_classic(data: dict[str, Any]) -> ClassicState:
     for name in _INT_TUPLES:
         values[name] = tuple(values[name])
     values["choices"] = tuple(values["choices"])
+    values["stage_result"] = tuple(tuple(line) for line in values["stage_result"])
     return ClassicState(**values)

@@ -125,9 +125,28 @@ def classic_view(state: ClassicState, seat: int | None) -> JSON:
         "ghost": _texts(state.ghost) if ghost_played(state) else None,
         "wild": state.wild,
         "stage": _stage(state),
+        "stage_result": _stage_result(state, seat),
         "seats": entries,
         "you": you,
     }
+
+
+def _stage_result(state: ClassicState, seat: int | None) -> list[JSON]:
+    """The stage just settled, while it shows: hands (a private comparison's only to the
+    players in it), payments and marks."""
+    if state.phase != "stage_over":
+        return []
+    lines: list[JSON] = []
+    for line in state.stage_result:
+        if line[0] == "shown":
+            if state.private_show and seat not in state.revealed:
+                continue
+            lines.append({"kind": "shown", "seat": line[1], "hand": line[2]})
+        elif line[0] == "paid":
+            lines.append({"kind": "paid", "payer": line[1], "payee": line[2], "amount": line[3]})
+        elif line[0] == "mark":
+            lines.append({"kind": "mark", "seat": line[1], "total": line[2]})
+    return lines
 
 
 def _stage(state: ClassicState) -> JSON | None:

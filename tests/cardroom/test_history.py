@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from cardroom.models import Hand, HandEvent
+from cardroom.presentation.event_words import cards_words
 from cardroom.tables.history import hand_history
 from cardroom.tables.runtime import table_act
 from games.deck import Opening, verify_opening
@@ -76,12 +77,13 @@ def test_the_hand_page_tells_the_events_in_words_with_names(client, survivor_tab
     finished_hand(survivor_table, seated)
     client.force_login(seated[0])
     page = client.get(reverse("hand", args=[survivor_table.pk, 1])).content.decode()
-    assert "Ante posted: ann, amount $1.00" in page
-    assert "Rake taken:" in page
+    assert "ann anted $1.00" in page
+    assert "The house took $0.09 in rake" in page
     cat_cards = dealt_to(survivor_table, 2)
     events = page[page.index('<ol class="events">') :]
     # Cat's mucked hand stays cat's: none of its cards is named among the events.
     assert not any(re.search(rf"\b{card}\b", events) for card in cat_cards)
+    assert not any(cards_words([card]) in events for card in cat_cards)  # as the page draws it
 
 
 def test_a_player_named_like_a_card_opens_no_card(survivor_table, seated, make_player):

@@ -51,6 +51,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "seats": len(table.state.get("seats", ())),
             "pot": table.state.get("pot", 0),
             "house_rules": house_rules(table) if table.game == "classic_guts" else [],
+            # A preview before joining: who sits there and with what. Only the name and the
+            # stack are read from the stored state (it also holds cards, never shown here).
+            "players": [
+                {"name": seat["player"], "stack": seat.get("stack", 0)}
+                for seat in table.state.get("seats", ())
+                if isinstance(seat, dict) and seat.get("player")
+            ],
         }
         for table in tables
     ]

@@ -82,11 +82,15 @@ GAME_PRESENTATIONS = {
 
 ACTION_LABELS = {
     "ante": "Ante",
-    "decline": "Sit this round out",
-    "sit_out": "Sit out",
-    "sit_in": "Sit in",
+    "decline": "Sit out this round",
+    "sit_out": "Sit out from the next hand",
+    "sit_in": "Deal me in again",
     "leave": "Leave table",
 }
+
+#: Controls of the seat rather than of the hand: drawn apart, in a fixed place, so the hand's
+#: decisions do not jump about as they come and go between phases.
+SEAT_CONTROLS = frozenset({"sit_out", "sit_in", "leave", "top_up", "decline"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +207,14 @@ def _buttons(legal: list[dict[str, Any]]) -> list[ActionButton]:
     return buttons
 
 
+def _one_sit_out(buttons: list[ActionButton]) -> list[ActionButton]:
+    """While the ante is called, "Sit out this round" is the way to sit out: a second control
+    that sits out from the next hand as well would be one too many."""
+    if any(button.kind == "decline" for button in buttons):
+        return [button for button in buttons if button.kind != "sit_out"]
+    return buttons
+
+
 def _confirm_leaving(buttons: list[ActionButton], *, holding: bool) -> list[ActionButton]:
     """Leaving with cards in hand gives the hand up: the page asks first."""
     if not holding:
@@ -242,6 +254,10 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
     if house is not None and status != "closing":
         # Nothing runs on the clock while paused or closed: no countdown to show.
         phase_words, deadline = house[0], None
+    buttons = _confirm_leaving(
+        _one_sit_out(_buttons((you or {}).get("legal_actions", []))),
+        holding=bool((you or {}).get("cards")),
+    )
     mine = next((seat for seat in seats if seat["is_you"]), None)
     your_note = YOUR_STATUS_NOTES.get(mine.get("status", "")) if mine else None
     if your_note and mine and mine.get("status") == "waiting" and view.get("stage"):
@@ -259,9 +275,9 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
         "seats": seats,
         "you": you,
         "your_faces": [CardFace.of(card) for card in (you or {}).get("cards") or []],
-        "buttons": _confirm_leaving(
-            _buttons((you or {}).get("legal_actions", [])), holding=bool((you or {}).get("cards"))
-        ),
+        "buttons": buttons,
+        "decisions": [button for button in buttons if button.kind not in SEAT_CONTROLS],
+        "seat_controls": [button for button in buttons if button.kind in SEAT_CONTROLS],
         "seated": you is not None,
     }
     module = GAME_PRESENTATIONS.get(view.get("table", {}).get("game", ""))

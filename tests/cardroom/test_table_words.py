@@ -70,3 +70,28 @@ def test_the_banner_says_what_the_last_hand_meant_for_the_viewer():
     assert banner("declare", [hand]) is None  # the next hand is under way
     tcp = {"winners": [], "owed": [], "nets": [{"player": "ann", "amount": -500}]}
     assert banner("showdown", [tcp]) == {"kind": "lost", "text": "You lost $5.00"}
+
+
+def test_one_sit_out_control_and_the_seats_controls_apart():
+    legal = [{"kind": "ante", "amount": 100}, {"kind": "decline"}, {"kind": "sit_out"},
+             {"kind": "leave"}]  # fmt: skip
+    state = {
+        "type": "state",
+        "version": 3,
+        "table": {"seats": [], "phase": "ante"},
+        "you": {"seat": 0, "cards": [], "legal_actions": legal},
+    }
+    context = describe_table(state)
+    assert [b.kind for b in context["decisions"]] == ["ante"]
+    assert [(b.kind, b.label) for b in context["seat_controls"]] == [
+        ("decline", "Sit out this round"),
+        ("leave", "Leave table"),
+    ]
+    html = render_to_string("cardroom/partials/_actions.html", context)
+    assert html.index('class="decisions"') < html.index("action-ante")
+    assert html.index('class="seat-controls"') < html.index("action-decline")
+    assert "action-sit_out" not in html
+
+    later = {**state, "you": {**state["you"], "legal_actions": [{"kind": "sit_out"}]}}
+    (control,) = describe_table(later)["seat_controls"]
+    assert control.label == "Sit out from the next hand"

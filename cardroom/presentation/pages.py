@@ -49,6 +49,12 @@ def page_context(
     table = table_from(snapshot)
     context = describe_table(state)
     recent = snapshot.get("recent", [])
+    if recent and context.get("phase") in RESULT_PHASES:
+        # The last hand's winners are lit on their seats while its result shows.
+        won = {row["player"] for row in recent[0].get("winners", [])}
+        won |= {row["player"] for row in recent[0].get("nets", []) if row["amount"] > 0}
+        for seat in context.get("seats", []):
+            seat["won"] = seat.get("player") in won
     context.update(
         result_banner=result_banner(context, recent),
         table=table,

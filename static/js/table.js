@@ -59,7 +59,37 @@
       button.click();
     }
   }
+  // Sound, off unless chosen: a short tone when a decision of this player's appears (made with
+  // the Web Audio API, so no file to fetch).
+  var SOUND = "cardroom:sound";
+  var asked = "";
+  function chime() {
+    var box = document.getElementById("sound");
+    var decision = document.querySelector("#actions .decisions form");
+    var stamp = decision ? decision.className + (document.getElementById("table-status") || {}).dataset.version : "";
+    if (!box || !box.checked || !decision || stamp === asked) { if (!decision) asked = ""; return; }
+    asked = stamp;
+    try {
+      var context = new (window.AudioContext || window.webkitAudioContext)();
+      var tone = context.createOscillator();
+      var volume = context.createGain();
+      tone.frequency.value = 660;
+      volume.gain.setValueAtTime(0.08, context.currentTime);
+      volume.gain.exponentialRampToValueAtTime(0.001, context.currentTime + 0.25);
+      tone.connect(volume).connect(context.destination);
+      tone.start();
+      tone.stop(context.currentTime + 0.25);
+    } catch (e) { /* no audio here: the page works without it */ }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    var sound = document.getElementById("sound");
+    if (sound) {
+      sound.checked = window.localStorage.getItem(SOUND) === "true";
+      sound.addEventListener("change", function () {
+        window.localStorage.setItem(SOUND, String(sound.checked));
+      });
+    }
     var box = document.getElementById("auto-ante");
     if (box) {
       box.checked = window.localStorage.getItem(AUTO_ANTE) === "true";
@@ -104,5 +134,7 @@
   }
   document.addEventListener("htmx:wsOpen", function () { light("connected", true); });
   document.addEventListener("htmx:wsClose", function () { light("reconnecting…", false); });
-  document.addEventListener("htmx:wsAfterMessage", function () { tick(); announce(); autoAnte(); });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    tick(); announce(); autoAnte(); chime();
+  });
 })();

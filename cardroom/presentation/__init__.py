@@ -276,11 +276,13 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
         "you": you,
         "your_faces": [CardFace.of(card) for card in (you or {}).get("cards") or []],
         "buttons": buttons,
-        "decisions": [button for button in buttons if button.kind not in SEAT_CONTROLS],
-        "seat_controls": [button for button in buttons if button.kind in SEAT_CONTROLS],
         "seated": you is not None,
     }
     module = GAME_PRESENTATIONS.get(view.get("table", {}).get("game", ""))
     if module is not None:
         context = importlib.import_module(module).describe(state, context)
+    # Split last: a game's own presentation may relabel or replace the buttons.
+    buttons = context["buttons"]
+    context["decisions"] = [button for button in buttons if button.kind not in SEAT_CONTROLS]
+    context["seat_controls"] = [button for button in buttons if button.kind in SEAT_CONTROLS]
     return context

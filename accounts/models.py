@@ -15,12 +15,32 @@ from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class User(AbstractUser):
     """A person: player, operator or auditor (roles are groups)."""
 
     is_bot = models.BooleanField(default=False, help_text="A house bot, played by the server.")
+    # Checked by accounts/display_names.py: it may not pass for a card, a seat or the house.
+    display_name = models.CharField(
+        max_length=24, blank=True, help_text="The name others see; blank shows the username."
+    )
+
+    class Meta(AbstractUser.Meta):
+        constraints: ClassVar[list[Any]] = [
+            # Two players may not share a name in any case (the form also checks usernames).
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=~models.Q(display_name=""),
+                name="user_display_name_unique_ci",
+            ),
+        ]
+
+    @property
+    def public_name(self) -> str:
+        """The name shown to others: the display name, or the username without one."""
+        return self.display_name or self.username
 
 
 class AccountKind(models.TextChoices):
@@ -129,6 +149,29 @@ class Transfer(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise PermissionError("transfers are immutable: post a reversing transfer instead")
+
+
+class LoginSession(models.Model):
+    """One logged-in browser: the account page lists the open ones and can end any of them.
+
+    Kept after it ends (``ended``), like a ledger line: when and from where someone logged in is
+    history. ``session_key`` follows the Django session it describes, which a password change
+    renews (accounts/login_sessions.py).
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="login_sessions")
+    session_key = models.CharField(max_length=40, db_index=True)
+    created = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField()
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    user_agent = models.CharField(max_length=300, blank=True)
+    ended = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-last_seen"]
+
+    def __str__(self) -> str:
+        return f"session of {self.user} since {self.created:%Y-%m-%d %H:%M}"
 
 
 class LedgerAudit(models.Model):

@@ -33,6 +33,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = user_create(
             username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
         )
+        if email := form.cleaned_data.get("email"):
+            user.email = email
+            user.save(update_fields=["email"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, "Welcome! Your bankroll holds the play-money grant.")
         return redirect("cashier")

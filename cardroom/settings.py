@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -119,6 +120,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    # Login lockouts (accounts/lockouts.py) and two-factor codes (accounts/two_factor.py).
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "accounts",
     "cardroom",
 ]
@@ -130,9 +136,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Marks a session that gave its second factor, then sends one that owes it to do so.
+    "django_otp.middleware.OTPMiddleware",
+    "accounts.two_factor.TwoFactorMiddleware",
+    "accounts.login_sessions.LoginSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as axes asks: turns a login refused for a lockout into the page that says so.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "cardroom.urls"
@@ -231,6 +243,47 @@ if TESTING:
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Login lockouts (accounts/lockouts.py): this many failed logins within the cool-off lock the
+# account, and separately the address, until the cool-off has passed since the failure that
+# reached the limit. Counted in the database, so every server process sees the same count.
+LOGIN_FAILURE_LIMIT = 5
+LOGIN_COOL_OFF = timedelta(minutes=15)
+AUTHENTICATION_BACKENDS = [
+    # axes' check first: a locked-out login is refused before its password is tried.
+    "accounts.lockouts.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = LOGIN_COOL_OFF
+AXES_LOCKOUT_PARAMETERS = "accounts.lockouts.lockout_parameters"
+AXES_CLIENT_IP_CALLABLE = "accounts.lockouts.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.lockouts.lockout_response"
+# A try during a lockout does not push its end back: the time the page names holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Failures stay listed in the admin after their lockout ends; successful logins are recorded
+# as login sessions (accounts/login_sessions.py) instead of in axes' access log.
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+
+# Two-factor (accounts/two_factor.py): the name authenticator apps show beside the code.
+OTP_TOTP_ISSUER = "Cardroom"
+# The account page's API tokens, kept by the table sockets (accounts/api_tokens.py).
+ACCOUNTS_API_TOKENS = "cardroom.tables.auth.API_TOKENS"
+
+# E-mail (password resets): printed on the console, unless EMAIL_HOST names an SMTP server.
+EMAIL_HOST = envstr("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = envint("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = envstr("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = envstr("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Cardroom <cardroom@localhost>")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

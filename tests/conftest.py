@@ -46,6 +46,37 @@ def bob(make_player):
     return make_player("bob")
 
 
+def login_with_two_factor(client, user):
+    """Log ``client`` in as ``user`` with the second factor given, as the verify step leaves a
+    session: the user gets a confirmed authenticator app (unless they have one) and the session
+    names it (django-otp's ``otp_device_id``). Staff need this for /operators/ and /admin/."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    if device is None:
+        device = TOTPDevice.objects.create(user=user, name="Test app", confirmed=True)
+    client.force_login(user)
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.save()
+    return device
+
+
+def totp_code(device) -> str:
+    """The code ``device``'s authenticator app shows now."""
+    from django_otp.oath import totp
+
+    value = totp(device.bin_key, device.step, device.t0, device.digits, device.drift)
+    return f"{value:0{device.digits}d}"
+
+
+@pytest.fixture
+def two_factor_login(db):
+    """``two_factor_login(client, user)``: :func:`login_with_two_factor` as a fixture."""
+    return login_with_two_factor
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests that need Redis run only where REDIS_URL names one (CI's second pass)."""
     if os.environ.get("REDIS_URL"):

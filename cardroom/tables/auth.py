@@ -1,50 +1,255 @@
-"""Bearer tokens for programmatic WebSocket clients (``python manage.py api_token``)."""
+"""Who a table socket speaks for: bearer tokens for programs, and the checks on both logins.
+
+A token (``python manage.py api_token``, or the account page) is shown once; only its SHA-256
+is kept, with its name, its expiry, when it was last used and when it was revoked.
+``TokenAuthMiddleware`` logs a socket in by its token when no session did. A token that
+matches nothing usable (unknown, revoked, expired) counts as a failed login from the client's
+address (accounts/lockouts.py), and while that address is locked out every bearer handshake is
+refused with 4429. A session whose user has two-factor on but has not given a code this
+session is no login here (4401), as it is no login on the pages (accounts/two_factor.py).
+
+Revoking a token also closes the sockets open with it: each joins its token's channel group,
+and a revocation sent to the group closes them with 4401.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
+from accounts.api_tokens import TokenRow
+from accounts.lockouts import address_lockout, bearer_failed
 from accounts.models import User
+from accounts.two_factor import session_passes
 from cardroom.models import ApiToken
 
-__all__ = ["TokenAuthMiddleware", "token_create", "token_user"]
+__all__ = [
+    "API_TOKENS",
+    "TokenAuthMiddleware",
+    "token_create",
+    "token_lookup",
+    "token_revoke",
+    "token_user",
+]
+
+#: ``last_used`` is written at most this often per token: a busy bot's reconnects cost no write.
+LAST_USED_EVERY = timedelta(minutes=1)
+#: Close codes and reasons of refused handshakes (docs/protocol.md, "Connecting").
+NOT_LOGGED_IN = 4401
+LOCKED_OUT = 4429
+TWO_FACTOR_NEEDED = "two-factor code needed: enter it on the site first"
+REVOKED = "token revoked"
 
 
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def token_create(*, user: User) -> str:
+def token_group(token_id: int) -> str:
+    """The channel group of the sockets open with one token."""
+    return f"api-token-{token_id}"
+
+
+def token_create(*, user: User, name: str = "", expires: datetime | None = None) -> str:
     """A new token for ``user``; only its digest is kept, so it is shown once."""
     token = secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, digest=_digest(token))
+    ApiToken.objects.create(user=user, digest=_digest(token), name=name, expires=expires)
     return token
 
 
+def token_lookup(token: str) -> ApiToken | None:
+    """The token's record if it may be used now (not revoked, not expired), with its user;
+    its ``last_used`` is stamped, in one UPDATE at most once a minute."""
+    now = timezone.now()
+    found = (
+        ApiToken.objects.select_related("user")
+        .filter(digest=_digest(token), revoked__isnull=True)
+        .filter(Q(expires__isnull=True) | Q(expires__gt=now))
+        .first()
+    )
+    if found is None:
+        return None
+    if found.last_used is None or now - found.last_used >= LAST_USED_EVERY:
+        ApiToken.objects.filter(pk=found.pk).update(last_used=now)
+        found.last_used = now
+    return found
+
+
 def token_user(token: str) -> User | None:
-    """The user a token belongs to, or None."""
-    found = ApiToken.objects.select_related("user").filter(digest=_digest(token)).first()
-    return found.user if found and found.user.is_active else None
+    """The active user a usable token belongs to, or None."""
+    found = token_lookup(token)
+    return found.user if found is not None and found.user.is_active else None
+
+
+def token_revoke(*, user: User, token_id: int) -> bool:
+    """Revoke one of ``user``'s tokens and close its open sockets; False if there is none
+    such (or it was revoked already)."""
+    with transaction.atomic():
+        revoked = ApiToken.objects.filter(pk=token_id, user=user, revoked__isnull=True).update(
+            revoked=timezone.now()
+        )
+        if revoked:
+            transaction.on_commit(lambda: _close_sockets(token_id))
+    return bool(revoked)
+
+
+def _close_sockets(token_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(token_group(token_id), {"type": "token.revoked"})
+
+
+class AccountTokens:
+    """The account page's view of the tokens (accounts/api_tokens.py, ``TokenStore``)."""
+
+    #: The page lists this many of the newest tokens, revoked ones included.
+    LISTED = 50
+
+    def tokens_of(self, user: User) -> list[TokenRow]:
+        return [
+            TokenRow(
+                id=token.pk,
+                name=token.name,
+                created=token.created,
+                last_used=token.last_used,
+                expires=token.expires,
+                revoked=token.revoked,
+            )
+            for token in ApiToken.objects.filter(user=user).order_by("-created", "-pk")[
+                : self.LISTED
+            ]
+        ]
+
+    def token_issue(self, user: User, *, name: str, expires: datetime | None) -> str:
+        return token_create(user=user, name=name, expires=expires)
+
+    def token_revoke(self, user: User, token_id: int) -> bool:
+        return token_revoke(user=user, token_id=token_id)
+
+
+API_TOKENS = AccountTokens()
+
+
+def _bearer(scope: dict[str, Any]) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            scheme, _, token = str(value.decode("latin1")).partition(" ")
+            if scheme.lower() == "bearer" and token.strip():
+                return token.strip()
+    return None
+
+
+def _header(scope: dict[str, Any], wanted: bytes) -> str:
+    for name, value in scope.get("headers", []):
+        if name == wanted:
+            return str(value.decode("latin1"))
+    return ""
+
+
+def _bearer_login(
+    token: str, *, address: str | None, user_agent: str, path: str
+) -> tuple[ApiToken | None, tuple[int, str] | None]:
+    """The usable token, or None with the refusal to close with (None: plain 4401)."""
+    lockout = address_lockout(address=address, user_agent=user_agent, path=path)
+    if lockout is not None:
+        at = lockout.until.astimezone(UTC).strftime("%H:%M")
+        return None, (LOCKED_OUT, f"too many failed logins from this address; try after {at} UTC")
+    found = token_lookup(token)
+    if found is None:
+        bearer_failed(address=address, user_agent=user_agent, path=path)
+        return None, None
+    if not found.user.is_active:
+        return None, None
+    return found, None
 
 
 class TokenAuthMiddleware:
-    """Sets ``scope["user"]`` from ``Authorization: Bearer <token>`` when no session did."""
+    """Sets ``scope["user"]`` from ``Authorization: Bearer <token>`` when no session did, and
+    takes a session's user away when two-factor is owed. A refusal's code and reason go in
+    ``scope["auth_refusal"]`` for the consumer to close with."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         user = scope.get("user")
-        if user is None or not user.is_authenticated:
-            for name, value in scope.get("headers", []):
-                if name == b"authorization":
-                    scheme, _, token = value.decode("latin1").partition(" ")
-                    if scheme.lower() == "bearer" and token:
-                        found = await database_sync_to_async(token_user)(token.strip())
-                        if found is not None:
-                            scope = {**scope, "user": found}
-        return await self.app(scope, receive, send)
+        if user is not None and user.is_authenticated:
+            if not await database_sync_to_async(session_passes)(user, scope["session"]):
+                scope = {
+                    **scope,
+                    "user": AnonymousUser(),
+                    "auth_refusal": (NOT_LOGGED_IN, TWO_FACTOR_NEEDED),
+                }
+            return await self.app(scope, receive, send)
+        token = _bearer(scope)
+        if token is None:
+            return await self.app(scope, receive, send)
+        client = scope.get("client")
+        found, refusal = await database_sync_to_async(_bearer_login)(
+            token,
+            address=client[0] if client else None,
+            user_agent=_header(scope, b"user-agent"),
+            path=scope.get("path", ""),
+        )
+        if found is None:
+            if refusal is not None:
+                scope = {**scope, "auth_refusal": refusal}
+            return await self.app(scope, receive, send)
+        scope = {**scope, "user": found.user, "api_token_id": found.pk}
+        return await _closed_on_revoke(self.app, scope, receive, send, found.pk)
+
+
+async def _closed_on_revoke(
+    app: Any, scope: dict[str, Any], receive: Any, send: Any, token_id: int
+) -> Any:
+    """Run the socket's consumer, closing the socket (4401) if its token is revoked meanwhile.
+
+    The socket listens on a channel of its own in the token's group; on a revocation it closes
+    the socket and tells the consumer it is gone, so the consumer leaves as on any disconnect.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return await app(scope, receive, send)
+    channel = await layer.new_channel()
+    group = token_group(token_id)
+    await layer.group_add(group, channel)
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    closed = False
+
+    async def from_client() -> None:
+        while True:
+            message = await receive()
+            await inbox.put(message)
+            if message["type"] == "websocket.disconnect":
+                return
+
+    async def on_revoke() -> None:
+        nonlocal closed
+        while (await layer.receive(channel)).get("type") != "token.revoked":
+            pass
+        closed = True
+        await send({"type": "websocket.close", "code": NOT_LOGGED_IN, "reason": REVOKED})
+        await inbox.put({"type": "websocket.disconnect", "code": NOT_LOGGED_IN})
+
+    async def to_client(message: dict[str, Any]) -> None:
+        if not closed:  # nothing more goes out on a socket closed for its token
+            await send(message)
+
+    tasks = [asyncio.ensure_future(from_client()), asyncio.ensure_future(on_revoke())]
+    try:
+        return await app(scope, inbox.get, to_client)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await layer.group_discard(group, channel)

@@ -80,7 +80,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         if user is None or not user.is_authenticated or not user.is_active:
-            await self.refuse(4401)
+            # A refusal the login checks chose (cardroom/tables/auth.py): a locked-out
+            # address, a session owing its two-factor code.
+            await self.refuse(*self.scope.get("auth_refusal", (4401, "")))
             return
         if (
             not 0 < self.table_id <= MAX_TABLE_ID
@@ -101,9 +103,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await database_sync_to_async(self._presence)(+1)
         await self.push_state(force=True)
 
-    async def refuse(self, code: int) -> None:
+    async def refuse(self, code: int, reason: str = "") -> None:
         await self.accept()
-        await self.close(code=code)
+        await self.close(code=code, reason=reason or None)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):

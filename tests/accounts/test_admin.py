@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Transfer
+from tests.conftest import login_with_two_factor
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +17,7 @@ def staff_client(client, make_player):
     admin.is_staff = True
     admin.is_superuser = True
     admin.save()
-    client.force_login(admin)
+    login_with_two_factor(client, admin)  # staff give a second factor before the admin opens
     return client
 
 

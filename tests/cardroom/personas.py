@@ -7,6 +7,8 @@ import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
 
+from tests.conftest import login_with_two_factor
+
 __all__ = ["as_user", "auditor", "operator", "player", "staff_only", "superuser"]
 
 
@@ -54,12 +56,13 @@ def player(make_player):
 
 @pytest.fixture
 def as_user():
-    """A logged-in client for a user, or a visitor's client for None."""
+    """A logged-in client for a user, with the second factor given (staff need it for the
+    console and the admin), or a visitor's client for None."""
 
     def client_for(user) -> Client:
         client = Client()
         if user is not None:
-            client.force_login(user)
+            login_with_two_factor(client, user)
         return client
 
     return client_for

@@ -136,10 +136,11 @@ def test_the_console_pauses_and_voids_with_a_logged_reason(client, survivor_tabl
     from django.urls import reverse
 
     from cardroom.models import OperatorAction
+    from tests.conftest import login_with_two_factor
 
     operator = seated[0].__class__.objects.create_user(username="op", password="pw")
     operator.groups.add(Group.objects.get(name="Operators"))
-    client.force_login(operator)
+    login_with_two_factor(client, operator)  # staff give a second factor first
     url = reverse("operators-play", args=[survivor_table.pk])
     assert client.post(url, {"action": "pause", "reason": ""}).status_code == 400
     assert client.post(url, {"action": "pause", "reason": "maintenance"}).status_code == 302

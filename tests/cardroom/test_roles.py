@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import user_create
+from tests.conftest import login_with_two_factor
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ def staff(user: User) -> bool:
 
 def test_an_auditor_added_to_the_group_opens_the_audit_pages(client):
     audrey = user_create(username="audrey", password="pw-long-enough-1")
-    client.force_login(audrey)
+    login_with_two_factor(client, audrey)
     assert client.get(reverse("admin:index")).status_code == 302  # to the admin's login
 
     audrey.groups.add(Group.objects.get(name="Auditors"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils import timezone
 
 from accounts.ledger import LedgerError, account_for, cashier_account, ledger_transfer
@@ -14,10 +15,17 @@ from accounts.selectors import reload_offer
 
 __all__ = [
     "bankroll_reload",
+    "reload_requested",
     "seat_buy_in",
     "seat_cash_out",
     "user_create",
 ]
+
+#: Sent inside a reload's transaction, before the cashier's rule is read, with ``user`` and
+#: ``now``: a receiver that raises LedgerError refuses the reload, with its message. The
+#: cardroom's exclusions refuse reloads this way (cardroom/responsible/), which accounts, below
+#: the cardroom in the layers, cannot ask about itself.
+reload_requested = Signal()
 
 
 @transaction.atomic
@@ -71,6 +79,7 @@ def bankroll_reload(*, user: User, request_id: str) -> Transfer:
     earlier = Transfer.objects.filter(idempotency_key=key).first()
     if earlier is not None:
         return earlier
+    reload_requested.send(sender=User, user=user, now=timezone.now())
     # Read after the locks: on PostgreSQL (READ COMMITTED) each query sees what was committed
     # before it, and the locked balances cannot change until this transaction ends.
     offer = reload_offer(user=user, now=timezone.now())

@@ -20,6 +20,8 @@ from django.template.response import TemplateResponse
 from accounts.admin import ReadOnlyAdmin
 from accounts.models import Transfer
 from cardroom.models import Hand, HandEvent, OperatorAction, Round, Seat, Table
+from cardroom.responsible.models import Exclusion, LimitChange, PlayerLimits
+from cardroom.responsible.terms import limit_value_words
 from games.deck import CommitmentError, DeckCommitment
 
 __all__ = ["hand_audit", "shown_event_data"]
@@ -156,3 +158,80 @@ class OperatorActionAdmin(ReadOnlyAdmin):
     list_filter = ("kind", "actor")
     list_select_related = ("actor", "table")
     search_fields = ("reason", "actor__username")
+
+
+# Responsible gaming (docs/responsible-gaming.md): who is excluded or limited and every change,
+# with its times; read-only like everything here (players change their own limits, support
+# records exclusions with manage.py exclude, operators lift one in their console).
+def _periods(row: PlayerLimits, kind: str) -> str:
+    return " · ".join(
+        f"{period} {limit_value_words(f'{kind}_{period}', getattr(row, f'{kind}_{period}'))}"
+        for period in ("day", "week", "month")
+    )
+
+
+@admin.register(PlayerLimits)
+class PlayerLimitsAdmin(ReadOnlyAdmin):
+    list_display = (
+        "user",
+        "loss_limits",
+        "buy_in_limits",
+        "session",
+        "reality_minutes",
+        "pending_from",
+        "excluded_kind",
+        "excluded_until",
+        "updated",
+    )
+    list_filter = ("excluded_kind",)
+    list_select_related = ("user",)
+    search_fields = ("user__username",)
+    ordering = ("user__username",)
+
+    @admin.display(description="loss limits")
+    def loss_limits(self, row: PlayerLimits) -> str:
+        return _periods(row, "loss")
+
+    @admin.display(description="buy-in limits")
+    def buy_in_limits(self, row: PlayerLimits) -> str:
+        return _periods(row, "buy_in")
+
+    @admin.display(description="session limit")
+    def session(self, row: PlayerLimits) -> str:
+        return limit_value_words("session_minutes", row.session_minutes)
+
+
+@admin.register(LimitChange)
+class LimitChangeAdmin(ReadOnlyAdmin):
+    list_display = (
+        "requested",
+        "user",
+        "limit",
+        "from_value",
+        "to_value",
+        "effective",
+        "applied",
+        "cancelled",
+        "by",
+    )
+    list_filter = ("limit",)
+    list_select_related = ("user", "by")
+    search_fields = ("user__username",)
+    date_hierarchy = "requested"
+
+    @admin.display(description="from")
+    def from_value(self, change: LimitChange) -> str:
+        return limit_value_words(change.limit, change.before)
+
+    @admin.display(description="to")
+    def to_value(self, change: LimitChange) -> str:
+        return limit_value_words(change.limit, change.after)
+
+
+@admin.register(Exclusion)
+class ExclusionAdmin(ReadOnlyAdmin):
+    list_display = ("user", "kind", "start", "end", "recorded_by", "reason", "lifted", "lifted_by")
+    list_filter = ("kind",)
+    list_select_related = ("user", "recorded_by", "lifted_by")
+    search_fields = ("user__username", "reason")
+    date_hierarchy = "start"

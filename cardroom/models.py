@@ -107,6 +107,12 @@ class Seat(models.Model):
     presence_step = models.PositiveSmallIntegerField(
         default=0, help_text="0 present or within grace; 1 sat out by the clock; 2 stood up."
     )
+    # Set by "leave my tables", an exclusion or a loss limit reached, from any process; the
+    # runtime stands the player up once their seat has nothing in the hand in play
+    # (cardroom/responsible/checks.py).
+    leave_at_rest = models.BooleanField(
+        default=False, help_text="Stand the player up when the hand in play ends."
+    )
 
     class Meta:
         constraints: ClassVar[list[Any]] = [
@@ -119,6 +125,14 @@ class Seat(models.Model):
                 fields=["table", "user"],
                 condition=models.Q(left__isnull=True),
                 name="one_seat_a_player",
+            ),
+        ]
+        # The clock's sweep looks for flagged seats still held: a handful, found by index.
+        indexes: ClassVar[list[Any]] = [
+            models.Index(
+                fields=["table"],
+                condition=models.Q(leave_at_rest=True, left__isnull=True),
+                name="seat_leave_at_rest",
             ),
         ]
         ordering: ClassVar[list[str]] = ["table", "number"]
@@ -296,6 +310,8 @@ class OperatorActionKind(models.TextChoices):
     TABLE_RESUME = "table_resume", "Table resumed"
     TABLE_CLOSE = "table_close", "Table closed"
     HAND_VOID = "hand_void", "Hand voided"
+    EXCLUSION_RECORD = "exclusion_record", "Exclusion recorded"
+    EXCLUSION_LIFT = "exclusion_lift", "Self-exclusion lifted"
 
 
 class OperatorAction(models.Model):
@@ -324,3 +340,12 @@ class OperatorAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created:%Y-%m-%d %H:%M} {self.actor} {self.kind}"
+
+
+# Responsible gaming's models live in their own package; imported here so Django registers them
+# with this app.
+from cardroom.responsible.models import (  # noqa: E402, F401
+    Exclusion,
+    LimitChange,
+    PlayerLimits,
+)

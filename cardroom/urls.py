@@ -6,6 +6,7 @@ from django.urls import include, path
 from cardroom import howto, views
 from cardroom.audit import views as audit_views
 from cardroom.operators import views as operator_views
+from cardroom.responsible import views as responsible_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,9 +17,25 @@ urlpatterns = [
     path("tables/<int:table_id>/hands/<int:number>/", views.hand_page, name="hand"),
     path("how-to-play/", howto.howto_index, name="howto"),
     path("how-to-play/<slug:slug>/", howto.howto_page, name="howto-page"),
+    # Responsible gaming (cardroom/responsible/): before accounts' own URLs, under its prefix.
+    path("accounts/limits/", responsible_views.limits_page, name="limits"),
+    path("accounts/limits/exclude/", responsible_views.exclusion_request, name="limits-exclude"),
+    path("accounts/limits/leave/", responsible_views.leave_tables, name="leave-tables"),
+    path("accounts/limits/reality/", responsible_views.reality_status, name="reality"),
+    path("accounts/limits/reality/keep/", responsible_views.reality_keep, name="reality-keep"),
     path("accounts/", include("accounts.urls")),
     path("operators/", operator_views.operators_home, name="operators"),
     path("operators/log/", operator_views.operator_log_page, name="operators-log"),
+    path(
+        "operators/responsible/",
+        responsible_views.responsible_overview,
+        name="operators-responsible",
+    ),
+    path(
+        "operators/responsible/exclusions/<int:exclusion_id>/lift/",
+        responsible_views.lift_exclusion,
+        name="operators-exclusion-lift",
+    ),
     path("operators/tables/new/", operator_views.table_new, name="operators-table-new"),
     path("operators/tables/<int:table_id>/", operator_views.table_console, name="operators-table"),
     path(

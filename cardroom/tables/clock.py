@@ -4,7 +4,7 @@ Deadlines live on the table rows, never in a sleeping coroutine, so timers survi
 run with every player disconnected. Any number of processes may sweep together: on PostgreSQL
 each takes a table with ``FOR UPDATE SKIP LOCKED``, so a table another process is handling is
 passed over, not waited for. The sweep also times each away player's reconnect grace and idle
-limit.
+limit, and stands up the players flagged to leave (cardroom/responsible/sweep.py).
 
 The loop polls every ``POLL_SECONDS`` rather than waiting for a wake-up message: a poll of one
 indexed column is cheap, needs no channel between processes, and bounds every timeout's delay
@@ -28,6 +28,7 @@ from django.utils import timezone
 from accounts.ledger import LedgerError
 from cardroom.bots import bots_sweep
 from cardroom.models import Seat, Table, TableStatus
+from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.broadcast import server_loop
 from cardroom.tables.runtime import table_apply, table_timeout
 from games.engine import IllegalAction
@@ -173,6 +174,8 @@ class ClockThread(threading.Thread):
         if time.monotonic() >= self.presence_due:
             self.presence_due = time.monotonic() + PRESENCE_SWEEP_SECONDS
             presence_sweep()
+            # Exclusions and "leave my tables" from other processes, and session limits.
+            responsible_sweep()
 
     def pause(self) -> float:
         """Sleep until the next deadline, but never longer than the poll interval.

@@ -31,6 +31,7 @@ from cardroom.models import (
     TableAction,
     TableStatus,
 )
+from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_at_rest
 from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.places import account_code, transfer_kind
@@ -48,6 +49,7 @@ __all__ = [
     "table_act",
     "table_apply",
     "table_create",
+    "table_release",
     "table_timeout",
 ]
 
@@ -233,10 +235,7 @@ def _apply_locked(
         now = now or timezone.now()
         engine = engine_for(table.game)
         game = engine.game
-        seats = {
-            s.number: s
-            for s in Seat.objects.filter(table=table, left__isnull=True).select_related("user")
-        }
+        seats = _seats(table)
         users = {number: seat.user for number, seat in seats.items()}
         if user is not None:
             action = _player_action(table, game, action, user, seats, users)
@@ -252,8 +251,35 @@ def _apply_locked(
             raise IllegalAction(f"the table is {table.get_status_display().lower()}: no new stakes")
         action["now"] = _timestamp(now)
         state, events = game.apply(game.load(table.state), action)
+        if user is not None:
+            # Exclusions and the player's own limits (docs/responsible-gaming.md).
+            guard_stake(action=action, events=events, seat=seats[action["seat"]], now=now)
         actor = None if user is None else (user, action_id)
         return settle(table, engine, state, list(events), seats, users, now, [action], actor)
+
+
+def _seats(table: Table) -> dict[int, Seat]:
+    """The seats held, with their players and each player's limits (one query: a player
+    without limits costs nothing more)."""
+    held = Seat.objects.filter(table=table, left__isnull=True)
+    return {s.number: s for s in held.select_related("user", "user__play_limits")}
+
+
+def table_release(*, table_id: int, now: datetime | None = None) -> Outcome | None:
+    """Stand up now the players flagged to leave (an exclusion, "leave my tables", a loss
+    limit reached, recorded by any process) whose seat has nothing in the hand in play; the
+    others leave when it ends. None when nobody could stand up now."""
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.status == TableStatus.CLOSED:
+            return None
+        engine = engine_for(table.game)
+        seats = _seats(table)
+        state = engine.game.load(table.state)
+        if not seats_to_release(engine, state, seats):
+            return None
+        users = {number: seat.user for number, seat in seats.items()}
+        return settle(table, engine, state, [], seats, users, now or timezone.now(), [])
 
 
 def settle(
@@ -273,10 +299,21 @@ def settle(
     gave it (kept with it, so that the id is never applied again).
 
     A paused table deals no more and holds its clock while it is between hands; a closing
-    table finishes the hand in play, then stands every player up, cashing them out.
+    table finishes the hand in play, then stands every player up, cashing them out. A player
+    flagged to leave (cardroom/responsible/) stands up once their seat is at rest, before any
+    deal, so they are never dealt into another hand.
     """
     game = engine.game
     stamp = _timestamp(now)
+    state = stand_up_at_rest(
+        engine=engine,
+        state=state,
+        seats=seats,
+        recorded=recorded,
+        journal=journal,
+        now=now,
+        stamp=stamp,
+    )
     hand = table.open_hand if table.open_hand and table.open_hand.ended is None else None
     if hand is not None:
         # Kept on the table row while the hand is in play (no write of its own at the deal);

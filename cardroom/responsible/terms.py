@@ -1,0 +1,93 @@
+"""The terms of the rules (docs/responsible-gaming.md) and how they read to a player.
+
+Periods are rolling windows ending now: a day is the last 24 hours, a week the last 7 days, a
+month the last 30 days. Times are written in UTC and say so; a date alone for an exclusion's
+end, which is what a player remembers.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from accounts.money import format_cents
+
+__all__ = [
+    "INCREASE_DELAY",
+    "SELF_EXCLUSION_DAYS",
+    "SESSION_GAP",
+    "SESSION_MINUTES",
+    "TIME_OUT_DAYS",
+    "WINDOWS",
+    "date_words",
+    "duration_words",
+    "limit_value_words",
+    "moment_words",
+]
+
+#: Each period's window, by the suffix of the limits' names.
+WINDOWS: dict[str, timedelta] = {
+    "day": timedelta(hours=24),
+    "week": timedelta(days=7),
+    "month": timedelta(days=30),
+}
+#: An increase or a removal of a limit takes effect this long after it is asked for.
+INCREASE_DELAY = timedelta(hours=24)
+#: A session goes on across a break shorter than this without a seat anywhere.
+SESSION_GAP = timedelta(minutes=30)
+#: The lengths a player may choose, inclusive.
+TIME_OUT_DAYS = (1, 42)
+SELF_EXCLUSION_DAYS = (183, 1826)
+SESSION_MINUTES = (10, 24 * 60)
+REALITY_MINUTES = (10, 240)
+#: The largest money limit a player may set: $1,000,000.00.
+MAX_LIMIT_CENTS = 100_000_000
+
+
+def moment_words(moment: datetime) -> str:
+    """A moment as the refusals write it.
+
+    >>> from datetime import UTC
+    >>> moment_words(datetime(2026, 12, 2, 14, 5, 31, tzinfo=UTC))
+    '2026-12-02 14:05 UTC'
+    """
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def date_words(moment: datetime) -> str:
+    """The day an exclusion ends.
+
+    >>> from datetime import UTC
+    >>> date_words(datetime(2027, 5, 30, 9, 0, tzinfo=UTC))
+    '2027-05-30'
+    """
+    return f"{moment:%Y-%m-%d}"
+
+
+def duration_words(minutes: int) -> str:
+    """Minutes in hours and minutes, as people say them.
+
+    >>> duration_words(120), duration_words(90), duration_words(45), duration_words(61)
+    ('2 hours', '1 hour 30 minutes', '45 minutes', '1 hour 1 minute')
+    """
+    hours, rest = divmod(int(minutes), 60)
+    parts = []
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    if rest or not hours:
+        parts.append(f"{rest} minute{'s' if rest != 1 else ''}")
+    return " ".join(parts)
+
+
+def limit_value_words(limit: str, value: int | None) -> str:
+    """A limit's value: dollars, or a duration for the session and the reality check.
+
+    >>> limit_value_words("loss_day", 5000), limit_value_words("session_minutes", 90)
+    ('$50.00', '1 hour 30 minutes')
+    >>> limit_value_words("buy_in_week", None)
+    'no limit'
+    """
+    if value is None:
+        return "no limit"
+    if limit.endswith("_minutes"):
+        return duration_words(value)
+    return format_cents(value)

@@ -7,6 +7,7 @@ from cardroom import howto, views
 from cardroom.audit import views as audit_views
 from cardroom.operators import views as operator_views
 from cardroom.responsible import views as responsible_views
+from cardroom.stats import views as stats_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -23,6 +24,8 @@ urlpatterns = [
     path("accounts/limits/leave/", responsible_views.leave_tables, name="leave-tables"),
     path("accounts/limits/reality/", responsible_views.reality_status, name="reality"),
     path("accounts/limits/reality/keep/", responsible_views.reality_keep, name="reality-keep"),
+    # A player's statistics (cardroom/stats/): before accounts' own URLs, under its prefix.
+    path("accounts/stats/", stats_views.player_stats_page, name="stats"),
     path("accounts/", include("accounts.urls")),
     path("operators/", operator_views.operators_home, name="operators"),
     path("operators/log/", operator_views.operator_log_page, name="operators-log"),
@@ -38,6 +41,11 @@ urlpatterns = [
     ),
     path("operators/tables/new/", operator_views.table_new, name="operators-table-new"),
     path("operators/tables/<int:table_id>/", operator_views.table_console, name="operators-table"),
+    path(
+        "operators/tables/<int:table_id>/stats/",
+        stats_views.table_stats_page,
+        name="operators-table-stats",
+    ),
     path(
         "operators/tables/<int:table_id>/timers/",
         operator_views.table_timers,

@@ -3,7 +3,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from cardroom import howto, views
+from cardroom import howto, past_hands, views
+from cardroom.audit import export as audit_export
 from cardroom.audit import views as audit_views
 from cardroom.operators import views as operator_views
 from cardroom.responsible import views as responsible_views
@@ -16,6 +17,16 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/hands/<int:number>/", views.hand_page, name="hand"),
+    # Past hands (cardroom/past_hands.py): the replayer, a player's hands and their downloads,
+    # and the auditors' export (under the admin, before its own URLs).
+    path(
+        "tables/<int:table_id>/hands/<int:number>/replay/",
+        past_hands.hand_replay_page,
+        name="hand-replay",
+    ),
+    path("tables/hands/mine/", past_hands.my_hands, name="my-hands"),
+    path("tables/hands/mine/download/", past_hands.my_hands_download, name="my-hands-download"),
+    path("admin/hands/export/", audit_export.hands_export, name="audit-hands-export"),
     path("how-to-play/", howto.howto_index, name="howto"),
     path("how-to-play/<slug:slug>/", howto.howto_page, name="howto-page"),
     # Responsible gaming (cardroom/responsible/): before accounts' own URLs, under its prefix.

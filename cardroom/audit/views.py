@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
@@ -24,7 +25,8 @@ from cardroom.models import Table
 __all__ = ["rake_csv", "rake_hands", "rake_report_page"]
 
 AUDIT = "cardroom.read_audit"
-View = Callable[..., HttpResponse]
+#: A view; the hands' export streams (StreamingHttpResponse is not an HttpResponse).
+View = Callable[..., HttpResponseBase]
 #: The range shown when none is asked for: the last 30 days, today included.
 DEFAULT_DAYS = 30
 
@@ -32,7 +34,7 @@ DEFAULT_DAYS = 30
 def auditor_only(view: View) -> View:
     """The admin's staff login, then the auditors' permission (else 403)."""
 
-    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.has_perm(AUDIT):
             raise PermissionDenied
         return view(request, *args, **kwargs)

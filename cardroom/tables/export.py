@@ -1,0 +1,392 @@
+"""Hand histories for export: JSON lines in a documented schema, or text in the style of the big
+rooms' hand histories (docs/hand-history.md).
+
+A player's export is their own hands as they may read them: each hand is built from their
+``hand_history`` (cardroom/tables/history.py) and its replay (cardroom/tables/replayer.py), so it
+holds no card the hand page would not show them. An auditor's export holds everything: every
+event, private ones included, the whole deck with its salts, the openings checked against the
+commitment, and the hand's ledger transfers.
+
+Everything streams: hands are read with ``.iterator(chunk_size=...)``, and each chunk's events
+(for auditors) and transfers are read in one query per chunk, so a month of a busy room never
+sits in memory. Starting stacks come from a running :class:`LedgerBook` per table, which reads
+each transfer of the period once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+
+from accounts.models import Transfer
+from accounts.money import format_cents
+from cardroom.models import Game, Hand, HandEvent, Seat, Table
+from cardroom.presentation.event_words import event_words
+from cardroom.tables.history import hand_history, seat_names
+from cardroom.tables.replayer import LedgerBook, first_transfer, hand_replay, hand_start
+from cardroom.tables.verification import hand_openings
+from games.events import event_cards
+
+__all__ = [
+    "CHUNK_SIZE",
+    "SCHEMA",
+    "Period",
+    "hand_records",
+    "hand_text",
+    "hands_between",
+    "jsonl_lines",
+    "player_hands",
+    "text_hands",
+]
+
+#: The schema every exported hand names; a change to the fields changes the number.
+SCHEMA = "cardroom.hand/1"
+#: Hands read from the database at a time (with their events and transfers).
+CHUNK_SIZE = 200
+
+#: How the text format heads each part of a hand, by the replayer's sections.
+HEADINGS = {
+    "antes": {"": "ANTES", "three_card_poker": "BETS", "chinese_poker": "HAND FEES"},
+    "deal": {"": "DEAL"},
+    "decisions": {
+        "": "DECLARE", "three_card_poker": "PLAY OR FOLD", "chinese_poker": "SETTING THE HANDS",
+    },
+    "showdown": {"": "SHOWDOWN"},
+    "payments": {"": "PAYMENTS"},
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """From ``start`` (included) to ``end`` (excluded), in UTC."""
+
+    start: datetime
+    end: datetime
+
+    @classmethod
+    def parse(cls, start: str, end: str) -> Period:
+        """Dates (YYYY-MM-DD) or ISO datetimes, in UTC unless they say otherwise; an ``end``
+        given as a date includes that whole day. ValueError says what is wrong, in words.
+
+        >>> Period.parse("2026-12-01", "2026-12-01").end.isoformat()
+        '2026-12-02T00:00:00+00:00'
+        >>> Period.parse("2026-12-01T10:00", "2026-12-01T12:30Z").end.isoformat()
+        '2026-12-01T12:30:00+00:00'
+        """
+        first, last = _moment(start, end=False), _moment(end, end=True)
+        if last <= first:
+            raise ValueError(f"the period ends ({end}) before it starts ({start})")
+        return cls(first, last)
+
+
+def _moment(text: str, *, end: bool) -> datetime:
+    text = text.strip()
+    try:
+        if len(text) == 10:
+            day = date.fromisoformat(text)
+            moment = datetime.combine(day + timedelta(days=1 if end else 0), time(), UTC)
+        else:
+            moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as error:
+        raise ValueError(
+            f"{text!r} is not a date: write YYYY-MM-DD (such as 2026-12-01) or an ISO date and "
+            "time (such as 2026-12-01T18:30)"
+        ) from error
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def hands_between(period: Period, *, table_id: int | None = None) -> QuerySet[Hand]:
+    """The ended hands that began within ``period`` (at one table, if given), table by table:
+    what an auditor exports. A hand still in play holds cards nobody has seen: it is left out."""
+    hands = Hand.objects.filter(
+        ended__isnull=False, started__gte=period.start, started__lt=period.end
+    )
+    if table_id is not None:
+        hands = hands.filter(table_id=table_id)
+    return hands.order_by("table_id", "number")
+
+
+def player_hands(user_id: int, period: Period | None = None) -> QuerySet[Hand]:
+    """The ended hands the user sat in (within ``period``, if given), oldest first."""
+    seated = Seat.objects.filter(
+        table_id=OuterRef("table_id"), user_id=user_id, joined__lte=OuterRef("ended")
+    ).filter(Q(left__isnull=True) | Q(left__gte=OuterRef("started")))
+    hands = Hand.objects.filter(Exists(seated), ended__isnull=False)
+    if period is not None:
+        hands = hands.filter(started__gte=period.start, started__lt=period.end)
+    return hands.order_by("started", "id")
+
+
+def hand_records(
+    hands: QuerySet[Hand],
+    *,
+    viewer: int | None = None,
+    audit: bool = False,
+    chunk_size: int = CHUNK_SIZE,
+) -> Iterator[dict[str, Any]]:
+    """Each hand as a JSON-ready record (docs/hand-history.md): as the user ``viewer`` may read
+    it, or, with ``audit``, everything. Reads ``chunk_size`` hands at a time."""
+    hands = hands.select_related("table", "round")
+    if audit:
+        hands = hands.prefetch_related(
+            Prefetch("events", queryset=HandEvent.objects.order_by("seq"))
+        )
+    viewer_name = _username(viewer)
+    books: dict[int, LedgerBook] = {}
+    for chunk in _chunks(hands.iterator(chunk_size=chunk_size), chunk_size):
+        transfers = _transfers_of(chunk)
+        for hand in chunk:
+            book = books.setdefault(hand.table_id, LedgerBook(hand.table_id))
+            moves = transfers.get(hand.pk, [])
+            first = moves[0].pk if moves else first_transfer(hand)
+            start, _ = hand_start(hand, book=book, first=first)
+            history = _audit_history(hand) if audit else hand_history(hand=hand, user_id=viewer)
+            replay = hand_replay(hand=hand, user_id=viewer, history=history, start=start)
+            record = _record(hand, history, replay.steps, viewer=viewer_name, audit=audit)
+            if audit:
+                record["deck"] = {
+                    "cards": list((hand.deck or {}).get("deck", [])),
+                    "salts": list((hand.deck or {}).get("salts", [])),
+                }
+                record["transfers"] = [_transfer_json(transfer) for transfer in moves]
+            yield record
+
+
+def _chunks(rows: Iterator[Hand], size: int) -> Iterator[list[Hand]]:
+    chunk: list[Hand] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _transfers_of(chunk: list[Hand]) -> dict[int, list[Transfer]]:
+    """The ledger transfers of a chunk's hands, by hand, in order: one query."""
+    found: defaultdict[int, list[Transfer]] = defaultdict(list)
+    rows = Transfer.objects.filter(hand_id__in=[hand.pk for hand in chunk])
+    for transfer in rows.select_related("source", "target").order_by("id"):
+        assert transfer.hand_id is not None
+        found[transfer.hand_id].append(transfer)
+    return found
+
+
+def _transfer_json(transfer: Transfer) -> dict[str, Any]:
+    return {
+        "id": transfer.pk,
+        "from": transfer.source.code,
+        "to": transfer.target.code,
+        "amount": transfer.amount,
+        "kind": transfer.kind,
+        "at": _utc(transfer.created),
+    }
+
+
+def _username(user_id: int | None) -> str | None:
+    from accounts.models import User
+
+    if user_id is None:
+        return None
+    return User.objects.filter(pk=user_id).values_list("username", flat=True).first()
+
+
+def _audit_history(hand: Hand) -> dict[str, Any]:
+    """The hand as an auditor reads it: every event, private ones with their readers, and the
+    opening of every card an event names, each checked against the commitment."""
+    names = seat_names(hand=hand)
+    events: list[dict[str, Any]] = []
+    public: set[str] = set()
+    cards: set[str] = set()
+    for event in hand.events.all():  # prefetched, in order, with the chunk
+        private = event.private_to is not None or event.audience is not None
+        named = event_cards(event.data)
+        cards |= named
+        if not private:
+            public |= named
+        events.append(
+            {
+                "seq": event.seq,
+                "type": event.type,
+                "data": event.data,
+                "words": event_words(event.data, names),
+                "private": private,
+                "readers": event.readers,
+            }
+        )
+    openings = [
+        {**check.to_json(), "public": check.card in public}
+        for check in hand_openings(hand, cards).checks
+    ]
+    return {
+        "hand": hand.number,
+        "table": hand.table_id,
+        "root": hand.commitment_root,
+        "leaves": hand.commitment.get("leaves", []),
+        "ended": hand.ended is not None,
+        "result": hand.result,
+        "events": events,
+        "openings": openings,
+    }
+
+
+def game_title(table: Table) -> str:
+    """The game as a hand history heads it: "Survivor Guts", "Classic Guts, Kitty"."""
+    if table.game == Game.GUTS:
+        return f"{table.preset_name} Guts"
+    if table.game == Game.CLASSIC_GUTS:
+        return f"Classic Guts, {table.preset_name}"
+    return str(Game(table.game).label)
+
+
+def stakes_words(table: Table) -> str:
+    """ "$1.00 ante", "$1.00 a unit", "$1.00 minimum Ante"."""
+    amount = format_cents(table.stakes)
+    if table.game == Game.CHINESE_POKER:
+        return f"{amount} a unit"
+    if table.game == Game.THREE_CARD_POKER:
+        return f"{amount} minimum Ante"
+    return f"{amount} ante"
+
+
+def _utc(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _record(
+    hand: Hand,
+    history: Mapping[str, Any],
+    steps: list[dict[str, Any]],
+    *,
+    viewer: str | None,
+    audit: bool,
+) -> dict[str, Any]:
+    table = hand.table
+    first, last = steps[0], steps[-1]
+    starts = {seat["seat"]: seat for seat in first["seats"]}
+    ends = {seat["seat"]: seat for seat in last["seats"]}
+    seats = []
+    for number in sorted(starts.keys() | ends.keys()):
+        seat = ends.get(number) or starts[number]
+        seats.append(
+            {
+                "seat": number,
+                "player": seat["player"],
+                "start": starts[number]["stack"] if number in starts else 0,
+                "end": ends[number]["stack"] if number in ends else 0,
+                "net": ends[number]["net"] if number in ends else 0,
+                "you": bool(seat["you"]),
+            }
+        )
+    button = next(
+        (
+            event["data"]["button"]
+            for event in history["events"]
+            if event["type"] == "hand_started" and isinstance(event["data"].get("button"), int)
+        ),
+        None,
+    )
+    return {
+        "schema": SCHEMA,
+        "id": f"{table.pk}-{hand.number}",
+        "table": {
+            "id": table.pk,
+            "name": table.name,
+            "game": table.game,
+            "title": game_title(table),
+            "preset": table.preset,
+            "stakes": table.stakes,
+            "stakes_text": stakes_words(table),
+        },
+        "hand": hand.number,
+        "round": hand.round.number if hand.round else None,
+        "started": _utc(hand.started),
+        "ended": _utc(hand.ended),
+        "void": hand.void_reason or None,
+        "viewer": {"audit": audit, "user": viewer},
+        "button": button,
+        "seats": seats,
+        "events": list(history["events"]),
+        "actions": [
+            {"section": step["section"], "seat": step["seat"], "text": step["line"]}
+            for step in steps[1:-1]
+        ],
+        "payments": [
+            {"from": pay["from"], "to": pay["to"], "amount": pay["amount"]}
+            for pay in last.get("payments", [])
+        ],
+        "rake": last["rake"],
+        "summary": last["caption"],
+        "result": history.get("result"),
+        "commitment": {"root": history["root"], "leaves": list(history["leaves"])},
+        "openings": list(history["openings"]),
+    }
+
+
+def jsonl_lines(records: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    """One JSON object per line."""
+    for record in records:
+        yield json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def text_hands(records: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    """Each hand in the text format, a blank line after each."""
+    for record in records:
+        yield hand_text(record) + "\n\n"
+
+
+def hand_text(record: Mapping[str, Any]) -> str:
+    """One hand in the style of the big rooms' hand histories (docs/hand-history.md)."""
+    table = record["table"]
+    started = datetime.fromisoformat(str(record["started"]).replace("Z", "+00:00"))
+    lines = [
+        f"Cardroom Hand #{record['id']}: {table['title']} ({table['stakes_text']}) - "
+        f"{started.astimezone(UTC):%Y/%m/%d %H:%M:%S} UTC"
+    ]
+    button = record.get("button")
+    lines.append(
+        f"Table '{table['name']}'" + (f" Seat {button} is the button" if button is not None else "")
+    )
+    for seat in record["seats"]:
+        lines.append(
+            f"Seat {seat['seat']}: {seat['player']} ({format_cents(seat['start'])} in chips)"
+        )
+    section = ""
+    for action in record["actions"]:
+        if action["section"] != section:
+            section = action["section"]
+            names = HEADINGS.get(section, {"": section.upper()})
+            lines.append(f"*** {names.get(table['game'], names[''])} ***")
+        lines.append(action["text"])
+    lines.append("*** SUMMARY ***")
+    result = record.get("result") or {}
+    totals = []
+    if isinstance(result.get("pot"), int):
+        totals.append(f"Total pot {format_cents(result['pot'])}")
+    totals.append(f"Rake {format_cents(record['rake'])}")
+    lines.append(" | ".join(totals))
+    if record.get("void"):
+        lines.append(f"Hand void: {record['void']}")
+    for seat in record["seats"]:
+        net = seat["net"]
+        outcome = "even"
+        if net:
+            outcome = f"{'won' if net > 0 else 'lost'} {format_cents(abs(net))}"
+        marker = " (button)" if seat["seat"] == button else ""
+        lines.append(f"Seat {seat['seat']}: {seat['player']}{marker} {outcome}")
+    lines.append(f"Deck commitment {record['commitment']['root']}")
+    for opening in record["openings"]:
+        checked = "matches" if opening.get("verified") else "DOES NOT MATCH"
+        lines.append(
+            f"Opening {opening['position']}: {opening['card']} salt {opening['salt']} {checked}"
+        )
+    return "\n".join(lines)

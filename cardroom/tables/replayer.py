@@ -1,0 +1,304 @@
+"""A hand step by step, as one viewer may see it: the replayer's pictures of the table.
+
+The steps are built from the viewer's redacted history (``hand_history`` in
+cardroom/tables/history.py) and nothing else that holds a card, so a replay shows no more than
+the hand page. Each step is a whole picture of the table at one moment (every seat with its
+player, stack, visible cards and what it declared or bet; the pot; the board), a caption in
+words and dollars ("Seat 2 (alice) antes $1.00") and the money that step moved
+(cardroom/tables/replay_events.py says what each event does). The last step sums the hand up:
+each seat's net and who paid whom.
+
+Stacks at the start come from the ledger, which every stack on the table page shows anyway:
+each account of the table just before the hand's first transfer (:class:`LedgerBook`). From
+there money moves only as the events say, so the last step's nets are the hand's transfers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Max, Min, Q, Sum
+
+from accounts.models import AccountKind, Transfer
+from accounts.money import format_cents
+from cardroom.models import Hand, Seat, Table
+from cardroom.tables.history import hand_history, seat_names
+from cardroom.tables.replay_events import QUIET, SECTIONS, TablePicture, apply_event, event_moves
+
+__all__ = [
+    "LedgerBook",
+    "Replay",
+    "Start",
+    "deal_size",
+    "first_transfer",
+    "hand_replay",
+    "hand_start",
+    "replay_history",
+    "section_name",
+    "viewer_seats",
+]
+
+#: A part of the hand as the replayer labels it, per game where the games differ.
+SECTION_NAMES: dict[str, dict[str, str]] = {
+    "start": {"": "Before the hand"},
+    "antes": {"": "Antes", "three_card_poker": "Bets", "chinese_poker": "Hand fees"},
+    "deal": {"": "Deal"},
+    "decisions": {
+        "": "Declare", "three_card_poker": "Play or fold", "chinese_poker": "Setting the hands",
+    },
+    "showdown": {"": "Showdown"},
+    "payments": {"": "Payments"},
+    "summary": {"": "Summary"},
+}  # fmt: skip
+
+#: Cards a seat is dealt face down in games that always deal the same number (Classic Guts
+#: reads its table's config; games in stages say it in each ``stage_started``).
+DEAL_SIZES = {"guts": 3, "chinese_poker": 13, "three_card_poker": 3}
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The table as the hand began: each taken seat's stack, the pot and the reserve (cents)."""
+
+    stacks: Mapping[int, int]
+    pot: int = 0
+    reserve: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A hand's steps for one viewer, and the sums its last step shows."""
+
+    table: int
+    hand: int
+    steps: list[dict[str, Any]]
+    #: Each seat's money won (positive) or lost in play; sitting down and leaving excluded.
+    net: dict[int, int]
+    rake: int
+
+
+def section_name(section: str, game: str) -> str:
+    """ "decisions" at a Three Card Poker table → "Play or fold"."""
+    names = SECTION_NAMES.get(section, {"": section.capitalize()})
+    return names.get(game, names[""])
+
+
+def replay_history(
+    history: Mapping[str, Any],
+    *,
+    game: str,
+    names: Mapping[int, str],
+    start: Start,
+    you: Collection[int] = (),
+    deal: int | None = None,
+) -> Replay:
+    """The steps of a redacted ``history`` (as ``hand_history`` gives it): the table before
+    the hand, one picture after each event the viewer may read, and a summary.
+
+    ``names``: who sat where; ``start``: the stacks, pot and reserve as the hand began; ``you``:
+    the viewer's seats; ``deal``: how many cards a seat is dealt face down, when the game always
+    deals the same number (the backs drawn for hands the viewer may not see).
+    """
+    events = [event for event in history.get("events", []) if event["type"] not in QUIET]
+    # A seat taken during the hand is drawn from its player's arrival, not before.
+    arriving = {event["data"].get("seat") for event in events if event["type"] == "player_sat"}
+    stacks = {seat: cents for seat, cents in start.stacks.items() if cents or seat not in arriving}
+    table = TablePicture(
+        game=game,
+        names=names,
+        stacks=stacks,
+        pot=start.pot,
+        reserve=start.reserve,
+        you=you,
+        deal=deal,
+    )
+    steps = [_step(table, "start", "start", None, f"The table before hand {history.get('hand')}")]
+    section = "antes"
+    for event in events:
+        data, kind = event["data"], event["type"]
+        section = SECTIONS.get(kind, section)
+        seat, words = apply_event(table, data)
+        moves = table.void() if kind == "hand_voided" else table.move(event_moves(data))
+        steps.append(_step(table, section, kind, seat, words, moves))
+    steps.append(_summary(table, history))
+    for index, step in enumerate(steps):
+        step["index"], step["count"] = index, len(steps)
+        step["section_name"] = section_name(step["section"], game)
+    return Replay(
+        table=int(history.get("table") or 0),
+        hand=int(history.get("hand") or 0),
+        steps=steps,
+        net={seat["seat"]: seat["net"] for seat in steps[-1]["seats"]},
+        rake=table.places["rake"],
+    )
+
+
+def _step(
+    table: TablePicture,
+    section: str,
+    kind: str,
+    seat: int | None,
+    words: str,
+    moves: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """One step: its part of the hand, what happened in words, the money moved, the table."""
+    if seat is not None:
+        caption = f"Seat {seat} ({table.name(seat)}) {words}"
+        line = f"{table.name(seat)}: {words}"
+    else:
+        caption = line = words
+    return {
+        "section": section,
+        "type": kind,
+        "seat": seat,
+        "words": words,
+        "caption": caption,
+        "line": line,
+        "moves": moves or [],
+        "payments": [],
+        **table.picture(seat),
+    }
+
+
+def _summary(table: TablePicture, history: Mapping[str, Any]) -> dict[str, Any]:
+    """The last step: each seat's result and the hand's payments, who paid whom."""
+    results = [
+        f"{seat.player} {'wins' if seat.net > 0 else 'loses'} {format_cents(abs(seat.net))}"
+        for _, seat in sorted(table.seats.items())
+        if seat.net
+    ]
+    rake = table.places["rake"]
+    # A hand still in play is replayed as far as it has gone.
+    words = "In all: " if history.get("ended", True) else "So far: "
+    words += "; ".join(results) if results else "nobody won or lost"
+    if rake:
+        words += f" (rake {format_cents(rake)})"
+    step = _step(table, "summary", "summary", None, words)
+    step["payments"] = [
+        table.move_record(source, target, cents)
+        for (source, target), cents in table.paid.items()
+        if cents
+    ]
+    return step
+
+
+# ---------------------------------------------------------------------------------------------
+# From the database: the history, the seats and the ledger's balances as the hand began.
+
+
+class LedgerBook:
+    """Running balances of one table's stacks (by player), pot and reserve, read from the
+    ledger in transfer order: each call sums only the transfers since the last, so an export
+    that walks a table's hands in order reads each transfer once."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.upto = 0
+        self.balances: Counter[tuple[str, int | None]] = Counter()
+
+    def before(self, transfer_id: int | None) -> Counter[tuple[str, int | None]]:
+        """The balances just before transfer ``transfer_id`` (``None``: after every one), as
+        ``{("stack", user_id): cents, ("pot", None): cents, ("reserve", None): cents}``."""
+        if transfer_id is not None and transfer_id < self.upto:
+            self.upto, self.balances = 0, Counter()
+        rows = Transfer.objects.filter(table_id=self.table_id, id__gte=self.upto)
+        if transfer_id is not None:
+            rows = rows.filter(id__lt=transfer_id)
+        kinds = (AccountKind.STACK, AccountKind.POT, AccountKind.RESERVE)
+        last = self.upto - 1
+        for side, sign in (("source", -1), ("target", 1)):
+            totals = (
+                rows.filter(**{f"{side}__table_id": self.table_id, f"{side}__kind__in": kinds})
+                .values(f"{side}__kind", f"{side}__user_id")
+                .annotate(total=Sum("amount"), last=Max("id"))
+                .order_by()
+            )
+            for row in totals:
+                kind = row[f"{side}__kind"]
+                user = row[f"{side}__user_id"] if kind == AccountKind.STACK else None
+                self.balances[(kind, user)] += sign * int(row["total"])
+                last = max(last, int(row["last"]))
+        self.upto = transfer_id if transfer_id is not None else last + 1
+        return self.balances
+
+
+def first_transfer(hand: Hand) -> int | None:
+    """Where the hand's money starts: its first transfer or, for a hand that moved nothing,
+    the table's first transfer after it began (``None``: there is none yet)."""
+    first: int | None = Transfer.objects.filter(hand_id=hand.pk).aggregate(n=Min("id"))["n"]
+    if first is None:
+        later = Transfer.objects.filter(table_id=hand.table_id, created__gte=hand.started)
+        first = later.aggregate(n=Min("id"))["n"]
+    return first
+
+
+def hand_start(
+    hand: Hand, *, book: LedgerBook | None = None, first: int | None = None
+) -> tuple[Start, dict[int, int]]:
+    """The table as ``hand`` began (stacks by seat, pot, reserve), and who sat where then
+    (seat → user id). ``book`` and ``first`` let an export walk a table's hands in order."""
+    book = book or LedgerBook(hand.table_id)
+    balances = book.before(first if first is not None else first_transfer(hand))
+    seated = Seat.objects.filter(table_id=hand.table_id, joined__lte=hand.started).filter(
+        Q(left__isnull=True) | Q(left__gt=hand.started)
+    )
+    users = dict(seated.values_list("number", "user_id"))
+    start = Start(
+        stacks={seat: balances[(AccountKind.STACK, user)] for seat, user in users.items()},
+        pot=balances[(AccountKind.POT, None)],
+        reserve=balances[(AccountKind.RESERVE, None)],
+    )
+    return start, users
+
+
+def viewer_seats(hand: Hand, user_id: int | None) -> set[int]:
+    """The seats the user ``user_id`` held during ``hand``."""
+    if user_id is None:
+        return set()
+    seats = Seat.objects.filter(
+        table_id=hand.table_id, user_id=user_id, joined__lte=hand.ended or hand.started
+    ).filter(Q(left__isnull=True) | Q(left__gte=hand.started))
+    return set(seats.values_list("number", flat=True))
+
+
+def deal_size(table: Table) -> int | None:
+    """How many cards a seat at ``table`` is dealt face down, when its game always deals the
+    same number (``None`` for Classic Guts games of several deals, which say it as they go)."""
+    if table.game != "classic_guts":
+        return DEAL_SIZES.get(table.game)
+    from cardroom.tables.engines import engine_for
+    from games.engine import ConfigError
+
+    try:
+        config = engine_for(table.game).make_config(table.preset, dict(table.config))
+    except (ConfigError, ValueError, TypeError):
+        return None
+    if getattr(config, "flow", "one_deal") != "one_deal":
+        return None
+    return int(config.cards) - (1 if config.low_wild else 0)
+
+
+def hand_replay(
+    *,
+    hand: Hand,
+    user_id: int | None,
+    history: Mapping[str, Any] | None = None,
+    start: Start | None = None,
+) -> Replay:
+    """``hand`` step by step as the user ``user_id`` may see it (``None``: a spectator), from
+    their ``hand_history`` (or ``history``, already redacted for them)."""
+    if history is None:
+        history = hand_history(hand=hand, user_id=user_id)
+    if start is None:
+        start, _ = hand_start(hand)
+    return replay_history(
+        history,
+        game=hand.table.game,
+        names=seat_names(hand=hand),
+        start=start,
+        you=viewer_seats(hand, user_id),
+        deal=deal_size(hand.table),
+    )

@@ -46,7 +46,8 @@ def _created(details: Mapping[str, Any]) -> str:
     words = f"{label}, {preset_name(str(details.get('preset', '')))}"
     options = details.get("options") or {}
     if options:
-        words += "; " + ", ".join(f"{_name(k)} {_value(k, v)}" for k, v in options.items())
+        # Sorted: PostgreSQL's jsonb does not keep the keys' order.
+        words += "; " + ", ".join(f"{_name(k)} {_value(k, v)}" for k, v in sorted(options.items()))
     bots = details.get("bots") or 0
     return words + (f"; {bots} bot{'s' if bots != 1 else ''}" if bots else "")
 
@@ -55,7 +56,7 @@ def _timers(details: Mapping[str, Any]) -> str:
     before, after = details.get("before") or {}, details.get("after") or {}
     return ", ".join(
         f"{_name(key)} {_value(key, before.get(key))} → {_value(key, value)}"
-        for key, value in after.items()
+        for key, value in sorted(after.items())
     )
 
 

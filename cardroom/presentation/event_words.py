@@ -145,7 +145,7 @@ def _antes_returned(r: _Reader) -> str:
     if isinstance(amounts, dict):
         pairs = [(int(seat), value) for seat, value in amounts.items()]
     elif isinstance(amounts, list):
-        pairs = [tuple(item) for item in amounts if isinstance(item, list | tuple)]  # type: ignore[misc]
+        pairs = [(item[0], item[1]) for item in amounts if isinstance(item, list | tuple)]
     shown = [
         f"{r.names.get(seat, f'seat {seat}')} {format_cents(value)}"
         for seat, value in pairs
@@ -180,7 +180,8 @@ def _revealed(r: _Reader) -> str:
     for hand in r.get("hands") or []:
         if not isinstance(hand, Mapping):
             continue
-        name = r.names.get(hand.get("seat"), f"seat {hand.get('seat')}")
+        seat = hand.get("seat")
+        name = r.names.get(seat, f"seat {seat}") if isinstance(seat, int) else "a player"
         status, natural = hand.get("status"), hand.get("natural")
         if status == "surrender":
             shown.append(f"{name} surrendered")
@@ -376,7 +377,7 @@ def event_words(data: Mapping[str, Any], names: Mapping[int, str]) -> str:
     sentence = _SENTENCES.get(kind)
     try:
         text = sentence(reader) if sentence else _bet_result(kind, reader)
-    except (TypeError, ValueError, KeyError):
+    except (TypeError, ValueError, KeyError, IndexError):
         text = None  # a record of an older shape: read generically
     if text is None:
         return _generic(data, names)

@@ -63,7 +63,7 @@ def seat_names(*, hand: Hand) -> dict[int, str]:
     seats = Seat.objects.filter(table_id=hand.table_id, joined__lte=ended).filter(
         Q(left__isnull=True) | Q(left__gte=hand.started)
     )
-    return {seat.number: seat.user.username for seat in seats.select_related("user")}
+    return {seat.number: seat.user.public_name for seat in seats.select_related("user")}
 
 
 def hand_history(*, hand: Hand, user_id: int | None) -> dict[str, Any]:

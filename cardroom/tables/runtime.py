@@ -498,7 +498,7 @@ def _player_action(
     seat = Seat.objects.create(table=table, number=number, user=user)
     seats[number] = seat
     users[number] = user
-    return {**action, "seat": number, "stack": buy_in, "player": user.username}
+    return {**action, "seat": number, "stack": buy_in, "player": user.public_name}
 
 
 def _open_hand(table: Table) -> Hand:

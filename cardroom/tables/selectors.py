@@ -44,7 +44,7 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
                     seat.left is None or seat.left >= hand.started
                 )
                 if seat.number == number and sat_then:
-                    return seat.user.username
+                    return seat.user.public_name
             return f"seat {number}"
 
         winners = [

@@ -39,9 +39,7 @@ def test_a_table_can_be_previewed_before_joining_without_any_card(
 
     players = [make_player(name) for name in ("ann", "ben")]
     for player in players:
-        table_act(
-            table_id=survivor_table.pk, user=player, action={"kind": "sit", "buy_in": 20_000}
-        )
+        table_act(table_id=survivor_table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
     play_to_declare(survivor_table, players)
     client.force_login(make_player("vic"))
     rows = client.get(reverse("lobby"), headers={"HX-Request": "true"}).content.decode()

@@ -95,3 +95,27 @@ def test_one_sit_out_control_and_the_seats_controls_apart():
     later = {**state, "you": {**state["you"], "legal_actions": [{"kind": "sit_out"}]}}
     (control,) = describe_table(later)["seat_controls"]
     assert control.label == "Sit out from the next hand"
+
+
+def test_the_table_and_its_history_show_the_display_name(survivor_table, make_player):
+    from cardroom.models import Hand
+    from cardroom.tables.history import hand_history
+    from cardroom.tables.runtime import table_act
+    from cardroom.tables.selectors import recent_hands
+    from tests.cardroom.test_runtime import advance, play_to_declare
+
+    ann, ben = make_player("ann"), make_player("ben")
+    ann.display_name = "Lucky Ann"
+    ann.save(update_fields=["display_name"])
+    for player in (ann, ben):
+        table_act(table_id=survivor_table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    play_to_declare(survivor_table, [ann, ben])
+    table_act(table_id=survivor_table.pk, user=ann, action={"kind": "declare", "choice": "in"})
+    table_act(table_id=survivor_table.pk, user=ben, action={"kind": "declare", "choice": "out"})
+    survivor_table.refresh_from_db()
+    assert "Lucky Ann" in [seat["player"] for seat in survivor_table.state["seats"] if seat]
+    history = hand_history(hand=Hand.objects.get(table=survivor_table), user_id=ben.pk)
+    assert any("Lucky Ann" in event["words"] for event in history["events"])
+    assert not any(" ann " in f" {event['words']} " for event in history["events"])
+    advance(survivor_table)
+    assert recent_hands(table=survivor_table)[0]["winners"][0]["player"] == "Lucky Ann"

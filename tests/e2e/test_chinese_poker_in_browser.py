@@ -138,6 +138,13 @@ def test_two_players_set_submit_and_see_the_reveal_in_the_browser(browser):
             sizes = [len(cards) for cards in row_cards(player.page, "#cp-board").values()]
             assert sizes == [3, 5, 5]
             assert player.page.inner_text("#table-status .phase") == "Set your hand"
+        # On a phone, Submit is on the first screen without scrolling.
+        ann.page.set_viewport_size({"width": 390, "height": 844})
+        ann.page.evaluate("window.scrollTo(0, 0)")
+        submit = ann.page.locator("#game-board button:has-text('Submit these rows')")
+        box = submit.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 844, box
+        assert box["height"] >= 44
         swap_two_cards(ann)
         suggested = {ann.name: take_suggestion_and_submit(ann, f"#game-board >> text={WAITING}")}
         # Ann sits out from the next hand, so after the pause the table waits and the reveal

@@ -19,6 +19,7 @@ from typing import Any
 from django import forms
 
 from accounts.money import format_cents
+from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.names import family_name, preset_name
 from cardroom.tables.engines import PACKAGES, engine_for
 from games.chinese_poker.config import PRESETS as CHINESE_PRESETS
@@ -83,7 +84,12 @@ class OptionSpec:
     @property
     def label(self) -> str:
         words = self.name.replace("_", " ").capitalize()
-        return f"{words} (cents)" if self.name in MONEY else words
+        return f"{words} ($)" if self.is_money else words
+
+    @property
+    def is_money(self) -> bool:
+        """Typed in dollars ("2.50"), kept in cents, as the rest of the site shows money."""
+        return self.name in MONEY and self.kind == "int"
 
 
 def _kind(annotation: Any, value: Any) -> str | None:
@@ -136,11 +142,13 @@ def option_specs(game: str, preset: str) -> list[OptionSpec]:
         if kind is None or name in OWN_FIELDS:
             continue
         fixed = name not in probe and other.get(name) == value
+        money = name in MONEY and kind == "int" and isinstance(value, int)
+        shown = format_cents(value) if money else _shown(value)
         specs.append(
             OptionSpec(
                 name=name,
                 kind=kind,
-                preset_value=_shown(value) if fixed else "",
+                preset_value=shown if fixed else "",
                 choices=CHOICES.get(name, ()),
             )
         )
@@ -237,6 +245,23 @@ def house_edge(config: Any) -> dict[str, Any] | None:
     }
 
 
+class DollarsField(forms.CharField):
+    """An amount typed in dollars ("2.50", "$1,000") and cleaned to whole cents."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=24, **kwargs)
+        self.widget.attrs.update({"inputmode": "decimal", "placeholder": "0.00"})
+
+    def clean(self, value: Any) -> int | None:  # type: ignore[override]
+        text = super().clean(value)
+        if text in ("", None):
+            return None
+        try:
+            return cents_from_dollars(text)
+        except ValueError as error:
+            raise forms.ValidationError(f"{error} (type dollars, such as 2.50)") from error
+
+
 def _option_field(spec: OptionSpec) -> forms.Field:
     help_text = f"Preset: {spec.preset_value}." if spec.preset_value else "Follows the stakes."
     common: dict[str, Any] = {"required": False, "label": spec.label, "help_text": help_text}
@@ -246,6 +271,8 @@ def _option_field(spec: OptionSpec) -> forms.Field:
         return forms.ChoiceField(
             choices=[("", "(preset)"), *((c, c) for c in spec.choices)], **common
         )
+    if spec.is_money:
+        return DollarsField(**common)
     if spec.kind == "int":
         return forms.IntegerField(**common)
     if spec.kind == "float":

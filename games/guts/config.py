@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from games.engine import ConfigError
+from games.money import dollars
 
 __all__ = [
     "MATCH_CAP_FAMILIES",
@@ -153,7 +154,7 @@ def online_config(preset: str, options: Mapping[str, Any] | None = None) -> Onli
         if name in values and values[name] not in valid:
             raise ConfigError(f"{name} must be one of {', '.join(valid)}, not {values[name]!r}")
     if "ante" not in values:
-        raise ConfigError("ante is required: the table's stake in cents, such as 100 for $1")
+        raise ConfigError("ante is required: the table's stake, such as $1.00")
     ante = _whole("ante", values["ante"], least=1)
     for name in _MONEY:
         if values.get(name) is not None:
@@ -167,11 +168,13 @@ def online_config(preset: str, options: Mapping[str, Any] | None = None) -> Onli
     values.setdefault("min_buy_in", 100 * ante)
     values.setdefault("max_buy_in", None)
     if values["min_buy_in"] < ante:
-        raise ConfigError(f"min_buy_in must cover the ante ({ante}), not {values['min_buy_in']}")
+        raise ConfigError(
+            f"min_buy_in must cover the ante ({dollars(ante)}), not {dollars(values['min_buy_in'])}"
+        )
     if values["max_buy_in"] is not None and values["max_buy_in"] < values["min_buy_in"]:
         raise ConfigError(
-            f"max_buy_in ({values['max_buy_in']}) must be at least min_buy_in"
-            f" ({values['min_buy_in']})"
+            f"max_buy_in ({dollars(values['max_buy_in'])}) must be at least min_buy_in"
+            f" ({dollars(values['min_buy_in'])})"
         )
     seats = _whole("seats", values.get("seats", 7), least=2)
     if seats > 10:

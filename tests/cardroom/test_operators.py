@@ -42,7 +42,7 @@ def actions(table: Table) -> list[tuple[str, dict]]:
     return [
         (
             NEW + "?game=guts&preset=survivor",
-            {"name": "New", "ante": "100", "bots": "0", "reason": "more tables"},
+            {"name": "New", "ante": "1", "bots": "0", "reason": "more tables"},
         ),
         (
             reverse("operators-timers", args=[table.pk]),
@@ -201,29 +201,29 @@ def test_bad_options_are_shown_next_to_their_field_and_nothing_is_created(as_use
     url = NEW + "?game=guts&preset=survivor"
     page = client.post(url, {"name": "X", "bots": "0", "reason": "r"}).content.decode()
     assert field_errors(page, "ante") == [
-        "ante is required: the table&#x27;s stake in cents, such as 100 for $1"
+        "ante is required: the table&#x27;s stake, such as $1.00"
     ]
     response = client.post(
         url,
         {
             "name": "X",
-            "ante": "100",
-            "min_buy_in": "10000",
-            "max_buy_in": "500",
+            "ante": "1",
+            "min_buy_in": "100",
+            "max_buy_in": "5",
             "bots": "0",
             "reason": "r",
         },
     )
     assert response.status_code == 400
     assert field_errors(response.content.decode(), "max_buy_in") == [
-        "max_buy_in (500) must be at least min_buy_in (10000)"
+        "max_buy_in ($5.00) must be at least min_buy_in ($100.00)"
     ]
-    page = client.post(url, {"name": "X", "ante": "100", "bots": "0"}).content.decode()
+    page = client.post(url, {"name": "X", "ante": "1", "bots": "0"}).content.decode()
     assert field_errors(page, "reason") == [
         "Give a reason: every operator action is logged with one."
     ]
     page = client.post(
-        url, {"name": "X", "ante": "100", "seats": "3", "bots": "3", "reason": "r"}
+        url, {"name": "X", "ante": "1", "seats": "3", "bots": "3", "reason": "r"}
     ).content.decode()
     assert field_errors(page, "bots") == ["at most 2 bots: one seat is kept for a person"]
     page = client.post(
@@ -433,3 +433,17 @@ def test_a_refused_seat_change_leaves_no_log(operator, survivor_table):
     with pytest.raises(IllegalAction, match="nobody sits in seat 0"):
         seat_remove(actor=operator, table_id=survivor_table.pk, seat=0, reason="r")
     assert not OperatorAction.objects.exists()
+
+
+def test_operators_type_money_in_dollars(as_user, operator):
+    client = as_user(operator)
+    url = NEW + "?game=guts&preset=survivor"
+    page = client.get(url).content.decode()
+    assert "Ante ($)" in page and "(cents)" not in page
+    assert "Preset: $3.00." in page  # the rake cap, in dollars
+    bad = client.post(url, {"name": "X", "ante": "2.505", "bots": "0", "reason": "r"})
+    assert field_errors(bad.content.decode(), "ante") == [
+        "an amount has at most two decimals: &#x27;2.505&#x27; (type dollars, such as 2.50)"
+    ]
+    client.post(url, {"name": "Dollars", "ante": "2.50", "bots": "0", "reason": "r"})
+    assert Table.objects.get(name="Dollars").config["ante"] == 250

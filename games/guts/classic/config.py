@@ -33,6 +33,7 @@ from typing import Any
 
 from games.engine import ConfigError
 from games.guts.classic.presets import CLASSIC_PRESETS, FLOWS, STAGES, Stage
+from games.money import dollars
 
 __all__ = ["CLASSIC_PRESETS", "FLOWS", "STAGES", "ClassicConfig", "Stage", "classic_config"]
 
@@ -340,7 +341,7 @@ def _check_combinations(config: ClassicConfig) -> None:
     if config.hi_lo and config.payers != "all_losers":
         raise ConfigError("hi_lo settles with payers=all_losers")
     if config.max_buy_in is not None and config.max_buy_in < config.min_buy_in:
-        raise ConfigError(f"max_buy_in must be at least min_buy_in ({config.min_buy_in})")
+        raise ConfigError(f"max_buy_in must be at least min_buy_in ({dollars(config.min_buy_in)})")
     if not 2 <= config.seats <= 10:
         raise ConfigError(f"seats must be from 2 to 10, not {config.seats}")
     if config.rake_basis_points > 10_000:
@@ -366,7 +367,7 @@ def classic_config(preset: str, options: Mapping[str, Any] | None = None) -> Cla
         raise ConfigError(f"flow is fixed by the preset; the presets with stages: {presets}")
     values: dict[str, Any] = {**CLASSIC_PRESETS[preset], **given}
     if "ante" not in values:
-        raise ConfigError("ante is required: the stake in cents, such as 100 for $1")
+        raise ConfigError("ante is required: the stake, such as $1.00")
     _check_values(values)
     ante = values["ante"]
     flow = values.get("flow", "one_deal")

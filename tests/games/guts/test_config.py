@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.engine import ConfigError
@@ -64,7 +66,7 @@ def test_presets_fix_who_pays_and_defaults_follow_the_rules_page() -> None:
         ("survivor", {"ante": 100, "match_cap_family": "x"}, "seed_000, seed_004"),
         ("survivor", {"ante": 100, "seats": 11}, "seats must be from 2 to 10"),
         ("survivor", {"ante": 100, "seats": 1}, "seats must be a whole number of at least 2"),
-        ("survivor", {"ante": 100, "max_buy_in": 500}, "max_buy_in (500) must be at least"),
+        ("survivor", {"ante": 100, "max_buy_in": 500}, "max_buy_in ($5.00) must be at least"),
         ("survivor", {"ante": 100, "decision_seconds": -1}, "decision_seconds must be"),
         ("survivor", {"ante": 100, "rake_basis_points": 10_001}, "0 to 10000"),
     ],
@@ -72,7 +74,7 @@ def test_presets_fix_who_pays_and_defaults_follow_the_rules_page() -> None:
 def test_a_bad_config_names_what_is_valid(
     preset: str, options: dict[str, object], message: str
 ) -> None:
-    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ConfigError, match=re.escape(message)):
         make_config(preset, options)
 
 

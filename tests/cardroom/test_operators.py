@@ -200,9 +200,7 @@ def test_bad_options_are_shown_next_to_their_field_and_nothing_is_created(as_use
     client = as_user(operator)
     url = NEW + "?game=guts&preset=survivor"
     page = client.post(url, {"name": "X", "bots": "0", "reason": "r"}).content.decode()
-    assert field_errors(page, "ante") == [
-        "ante is required: the table&#x27;s stake, such as $1.00"
-    ]
+    assert field_errors(page, "ante") == ["ante is required: the table&#x27;s stake, such as $1.00"]
     response = client.post(
         url,
         {

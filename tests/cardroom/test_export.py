@@ -29,7 +29,7 @@ from cardroom.tables.export import (
 )
 from cardroom.tables.history import hand_history
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
-from tests.cardroom.test_history_privacy import PROPERTY, TABLES, Play, named_cards
+from tests.cardroom.test_history_privacy import PROPERTY, TABLES, Play, named_cards, play_and_check
 from tests.cardroom.test_replayer import HANDS, VARIANTS, played, survivor_hand
 
 pytestmark = pytest.mark.django_db
@@ -265,26 +265,7 @@ def check_exports(play: Play) -> None:
 @PROPERTY
 @given(data=st.data())
 def test_no_export_shows_a_card_the_hand_page_hides(name, data):
-    from unittest import mock
-
-    from django.db import transaction
-
-    from cardroom.tables.runtime import table_create
-    from games.cards import DECK
-
-    game, preset, options = TABLES[name]
-
-    def deck() -> tuple[Any, ...]:
-        return tuple(data.draw(st.permutations(DECK), label="deck"))
-
-    with transaction.atomic(), mock.patch("cardroom.tables.runtime.shuffled_deck", deck):
-        table = table_create(game=game, preset=preset, options=options, name=name)
-        play = Play(table, data)
-        for _ in range(data.draw(st.integers(10, 40), label="steps")):
-            play.step()
-        play.finish()
-        check_exports(play)
-        transaction.set_rollback(True)
+    play_and_check(name, data, check_exports)
 
 
 def test_hands_between_leaves_out_hands_in_play_and_other_tables(hand, survivor_table, seated):

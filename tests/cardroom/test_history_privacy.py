@@ -293,9 +293,10 @@ def concrete(legal: dict[str, Any], cards: list[str]) -> list[dict[str, Any]]:
     return [{"kind": kind}]
 
 
-def play_and_check(name: str, data: Any) -> None:
+def play_and_check(name: str, data: Any, check: Any = None) -> None:
     """Play a table of ``name`` (a table above, or a Classic Guts preset), each hand from a
-    deck the example draws, and check it; nothing of it outlives the example."""
+    deck the example draws, and check it (``play.check()``, or ``check(play)``: the replayer's
+    and the export's tests play the same way); nothing of it outlives the example."""
     game, preset, options = TABLES.get(name) or ("classic_guts", name, {"ante": 100, "seats": 3})
 
     def deck() -> tuple[Any, ...]:
@@ -307,7 +308,10 @@ def play_and_check(name: str, data: Any) -> None:
         for _ in range(data.draw(st.integers(10, 40), label="steps")):
             play.step()
         play.finish()
-        play.check()
+        if check is None:
+            play.check()
+        else:
+            check(play)
         # The next example starts from an empty room (the suite's replay check of every
         # table cannot see these, so check() replays each itself).
         transaction.set_rollback(True)

@@ -34,7 +34,14 @@ from games.deck import shuffled_deck
 from games.engine import IllegalAction
 from games.events import BaseEvent
 from tests.cardroom.test_history import event_classes
-from tests.cardroom.test_history_privacy import CLASSIC, PROPERTY, TABLES, Play, named_cards
+from tests.cardroom.test_history_privacy import (
+    CLASSIC,
+    PROPERTY,
+    TABLES,
+    Play,
+    named_cards,
+    play_and_check,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -384,25 +391,7 @@ def check_replays(play: Play) -> None:
 
 
 def play_replays(name: str, data: Any) -> None:
-    from unittest import mock
-
-    from django.db import transaction
-
-    from games.cards import DECK
-
-    game, preset, options = TABLES.get(name) or ("classic_guts", name, {"ante": 100, "seats": 3})
-
-    def deck() -> tuple[Any, ...]:
-        return tuple(data.draw(st.permutations(DECK), label="deck"))
-
-    with transaction.atomic(), mock.patch("cardroom.tables.runtime.shuffled_deck", deck):
-        table = table_create(game=game, preset=preset, options=options, name=name)
-        play = Play(table, data)
-        for _ in range(data.draw(st.integers(10, 40), label="steps")):
-            play.step()
-        play.finish()
-        check_replays(play)
-        transaction.set_rollback(True)
+    play_and_check(name, data, check_replays)
 
 
 @pytest.mark.parametrize("name", sorted(TABLES))

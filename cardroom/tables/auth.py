@@ -14,7 +14,6 @@ and a revocation sent to the group closes them with 4401.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import secrets
 from datetime import UTC, datetime, timedelta
@@ -206,50 +205,7 @@ class TokenAuthMiddleware:
             if refusal is not None:
                 scope = {**scope, "auth_refusal": refusal}
             return await self.app(scope, receive, send)
+        # The consumer joins the token's group (token_group) on its own channel, so that a
+        # revocation closes the socket with no second receive loop per socket.
         scope = {**scope, "user": found.user, "api_token_id": found.pk}
-        return await _closed_on_revoke(self.app, scope, receive, send, found.pk)
-
-
-async def _closed_on_revoke(
-    app: Any, scope: dict[str, Any], receive: Any, send: Any, token_id: int
-) -> Any:
-    """Run the socket's consumer, closing the socket (4401) if its token is revoked meanwhile.
-
-    The socket listens on a channel of its own in the token's group; on a revocation it closes
-    the socket and tells the consumer it is gone, so the consumer leaves as on any disconnect.
-    """
-    layer = get_channel_layer()
-    if layer is None:
-        return await app(scope, receive, send)
-    channel = await layer.new_channel()
-    group = token_group(token_id)
-    await layer.group_add(group, channel)
-    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    closed = False
-
-    async def from_client() -> None:
-        while True:
-            message = await receive()
-            await inbox.put(message)
-            if message["type"] == "websocket.disconnect":
-                return
-
-    async def on_revoke() -> None:
-        nonlocal closed
-        while (await layer.receive(channel)).get("type") != "token.revoked":
-            pass
-        closed = True
-        await send({"type": "websocket.close", "code": NOT_LOGGED_IN, "reason": REVOKED})
-        await inbox.put({"type": "websocket.disconnect", "code": NOT_LOGGED_IN})
-
-    async def to_client(message: dict[str, Any]) -> None:
-        if not closed:  # nothing more goes out on a socket closed for its token
-            await send(message)
-
-    tasks = [asyncio.ensure_future(from_client()), asyncio.ensure_future(on_revoke())]
-    try:
-        return await app(scope, inbox.get, to_client)
-    finally:
-        for task in tasks:
-            task.cancel()
-        await layer.group_discard(group, channel)
+        return await self.app(scope, receive, send)

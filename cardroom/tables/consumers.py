@@ -29,6 +29,7 @@ from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
 from cardroom.presentation.pages import page_context
 from cardroom.tables import freshness
+from cardroom.tables.auth import NOT_LOGGED_IN, REVOKED, token_group
 from cardroom.tables.protocol import (
     MessageError,
     check_message,
@@ -98,6 +99,10 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.refilled = time.monotonic()
         self.answered: dict[str, dict[str, Any]] = {}
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if (token_id := self.scope.get("api_token_id")) is not None:
+            # Revoking the token closes this socket (cardroom/tables/auth.py, token_revoke).
+            self.token_group = token_group(token_id)
+            await self.channel_layer.group_add(self.token_group, self.channel_name)
         await self.accept()
         freshness.watch(self)
         await database_sync_to_async(self._presence)(+1)
@@ -107,7 +112,13 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.accept()
         await self.close(code=code, reason=reason or None)
 
+    async def token_revoked(self, event: dict[str, Any]) -> None:
+        """The token this socket logged in with was revoked: the socket closes at once."""
+        await self.close(code=NOT_LOGGED_IN, reason=REVOKED)
+
     async def disconnect(self, code: int) -> None:
+        if hasattr(self, "token_group"):
+            await self.channel_layer.group_discard(self.token_group, self.channel_name)
         if hasattr(self, "group"):
             freshness.unwatch(self)
             await self.channel_layer.group_discard(self.group, self.channel_name)

@@ -252,7 +252,7 @@ class DollarsField(forms.CharField):
         super().__init__(max_length=24, **kwargs)
         self.widget.attrs.update({"inputmode": "decimal", "placeholder": "0.00"})
 
-    def clean(self, value: Any) -> int | None:  # type: ignore[override]
+    def clean(self, value: Any) -> int | None:
         text = super().clean(value)
         if text in ("", None):
             return None

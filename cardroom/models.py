@@ -354,3 +354,4 @@ from cardroom.responsible.models import (  # noqa: E402, F401
     LimitChange,
     PlayerLimits,
 )
+from cardroom.waitlist.models import WaitingPlayer  # noqa: E402, F401

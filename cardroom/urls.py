@@ -9,6 +9,7 @@ from cardroom.audit import views as audit_views
 from cardroom.operators import views as operator_views
 from cardroom.responsible import views as responsible_views
 from cardroom.stats import views as stats_views
+from cardroom.waitlist import views as waitlist_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +18,18 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/hands/<int:number>/", views.hand_page, name="hand"),
+    # The seat wait list of full tables (cardroom/waitlist/).
+    path("tables/<int:table_id>/wait/", waitlist_views.wait_list_panel, name="wait-list"),
+    path(
+        "tables/<int:table_id>/wait/join/",
+        waitlist_views.wait_list_join_view,
+        name="wait-list-join",
+    ),
+    path(
+        "tables/<int:table_id>/wait/leave/",
+        waitlist_views.wait_list_leave_view,
+        name="wait-list-leave",
+    ),
     # Past hands (cardroom/past_hands.py): the replayer, a player's hands and their downloads,
     # and the auditors' export (under the admin, before its own URLs).
     path(

@@ -7,12 +7,15 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.templatetags.static import static
+from django.utils import timezone
 
 from accounts.models import User
 from cardroom.models import Game, Hand, Table, TableStatus
 from cardroom.presentation.house_rules import house_rules
 from cardroom.presentation.pages import table_page_context
 from cardroom.tables.history import hand_history
+from cardroom.waitlist.services import Place, places_by_table
+from cardroom.waitlist.views import panel_context
 
 GAMES = (
     ("Monte Carlo Guts", "Three cards, In or Out at once; every loser matches the pot."),
@@ -44,9 +47,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if stakes in STAKES:
         low, high = STAKES[stakes]
         tables = tables.filter(stakes__gte=low, stakes__lte=high)
+    listed = list(tables)
+    user: User = request.user  # type: ignore[assignment]
+    now = timezone.now()
+    places = places_by_table(user=user, table_ids=[table.pk for table in listed], now=now)
     rows = [
         {
             "table": table,
+            # The wait list: the player's Place in line, or how many wait (0: no line).
+            "wait": places.get(table.pk, 0),
             "taken": table.taken,
             "seats": len(table.state.get("seats", ())),
             "pot": table.state.get("pot", 0),
@@ -59,10 +68,22 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 if isinstance(seat, dict) and seat.get("player")
             ],
         }
-        for table in tables
+        for table in listed
     ]
-    context = {"rows": rows, "games": Game.choices, "stakes": STAKES, "game": game, "stake": stakes}
-    partial = request.headers.get("HX-Request") == "true"
+    offers = [
+        {"row": row, "seconds": int((row["wait"].offered_until - now).total_seconds())}
+        for row in rows
+        if isinstance(row["wait"], Place) and row["wait"].offered_until
+    ]
+    context = {
+        "rows": rows,
+        "offers": offers,
+        "games": Game.choices,
+        "stakes": STAKES,
+        "game": game,
+        "stake": stakes,
+    }
+    partial = context["partial"] = request.headers.get("HX-Request") == "true"
     template = "cardroom/partials/_lobby_rows.html" if partial else "cardroom/lobby.html"
     return render(request, template, context)
 
@@ -72,7 +93,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     """One table, drawn from the same partials the socket pushes."""
     table = get_object_or_404(Table, pk=table_id)
     user: User = request.user  # type: ignore[assignment]
-    return render(request, "cardroom/table.html", table_page_context(table=table, user=user))
+    context = table_page_context(table=table, user=user)
+    context["wait"] = panel_context(table, user)
+    return render(request, "cardroom/table.html", context)
 
 
 @login_required

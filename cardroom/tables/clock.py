@@ -31,6 +31,7 @@ from cardroom.models import Seat, Table, TableStatus
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.broadcast import server_loop
 from cardroom.tables.runtime import table_apply, table_timeout
+from cardroom.waitlist.services import waitlist_sweep
 from games.engine import IllegalAction
 
 __all__ = ["ClockThread", "clock_sweep", "presence_sweep"]
@@ -174,6 +175,7 @@ class ClockThread(threading.Thread):
         if time.monotonic() >= self.presence_due:
             self.presence_due = time.monotonic() + PRESENCE_SWEEP_SECONDS
             presence_sweep()
+            waitlist_sweep()
             # Exclusions and "leave my tables" from other processes, and session limits.
             responsible_sweep()
 

@@ -37,6 +37,7 @@ from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.places import account_code, transfer_kind
 from cardroom.tables.selectors import recent_hands
 from cardroom.tables.snapshots import commitment_of, table_snapshot
+from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
 
@@ -238,7 +239,7 @@ def _apply_locked(
         seats = _seats(table)
         users = {number: seat.user for number, seat in seats.items()}
         if user is not None:
-            action = _player_action(table, game, action, user, seats, users)
+            action = _player_action(table, game, action, user, seats, users, now)
             late = table.deadline is not None and now > table.deadline
             if late and action["kind"] in TIMED_ACTIONS:
                 raise IllegalAction("too late: the deadline for this decision has passed")
@@ -463,6 +464,7 @@ def _player_action(
     user: User,
     seats: dict[int, Seat],
     users: dict[int, User],
+    now: datetime,
 ) -> dict[str, Any]:
     mine = next((number for number, seat in seats.items() if seat.user_id == user.pk), None)
     if "table" in action and action["table"] != table.pk:
@@ -490,7 +492,10 @@ def _player_action(
     ]
     wanted = action.pop("seat_wanted", None)
     if not free:
-        raise IllegalAction("the table is full")
+        raise IllegalAction("the table is full; join its wait list from the lobby")
+    held = sit_refusal(table, user, free, now)
+    if held:
+        raise IllegalAction(held)
     number = wanted if wanted in free else free[0]
     buy_in = action.pop("buy_in", None)
     if isinstance(buy_in, bool) or not isinstance(buy_in, int):

@@ -1,0 +1,1 @@
+"""The seat wait list of full tables (docs/waitlist.md)."""

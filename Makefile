@@ -13,7 +13,7 @@ CLUSTER_FIRST_PORT ?= 8101
 CLUSTER_PORT ?= 8080
 CLUSTER_CLOCK ?= in-process
 
-.PHONY: play test install lint typecheck bench migrate clean ci cluster
+.PHONY: play test install lint typecheck bench migrate clean ci cluster messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,24 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $(NPM_STAMP)
 
+# The translations (locale/, docs/languages.md), compiled from their .po sources (no gettext
+# needed: the project's compilemessages uses polib); git keeps only the .po files.
+MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+
 # The key too: outside the tests and DEBUG, settings refuse to load without one (and
 # collectstatic and mypy's Django plugin load them).
-install: $(STAMP) $(NPM_STAMP) .local/secret_key
+install: $(STAMP) $(NPM_STAMP) .local/secret_key $(MO_FILES)
+
+locale/%.mo: locale/%.po $(STAMP) .local/secret_key
+	$(BIN)/python manage.py compilemessages --verbosity 0
+
+# Extract the strings marked for translation into locale/es and locale/nb (then translate the
+# new entries and commit the .po files). Needs Debian's gettext, installed here when missing.
+messages: install
+	command -v xgettext >/dev/null 2>&1 || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null)
+	$(BIN)/python manage.py makemessages -l es -l nb
+	$(BIN)/python manage.py makemessages -d djangojs -l es -l nb
 
 .local/secret_key:
 	mkdir -p .local

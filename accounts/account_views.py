@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_otp.plugins.otp_static.models import StaticToken
 
@@ -56,7 +57,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, status=400, profile_form=form)
     form.save()
-    messages.success(request, "Saved.")
+    messages.success(request, _("Saved."))
     return redirect("account")
 
 
@@ -66,11 +67,11 @@ def session_end_view(request: HttpRequest, session_id: int) -> HttpResponse:
     """End one logged-in session; ending this one logs out here."""
     current = request.session.get(RECORD_KEY) == session_id
     if not session_end(request, session_id):
-        raise Http404("No such session.")
+        raise Http404(_("No such session."))
     if current:
-        messages.success(request, "You are logged out.")
+        messages.success(request, _("You are logged out."))
         return redirect("login")
-    messages.success(request, "That session is logged out.")
+    messages.success(request, _("That session is logged out."))
     return redirect("account")
 
 
@@ -80,7 +81,7 @@ def token_new(request: HttpRequest) -> HttpResponse:
     """A new API token, shown on the page this once."""
     store = token_store()
     if store is None:
-        raise Http404("No API tokens here.")
+        raise Http404(_("No API tokens here."))
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _page(request, status=400, token_form=form)
@@ -102,6 +103,6 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     """Revoke a token: it logs in no more, and its open sockets are closed."""
     store = token_store()
     if store is None or not store.token_revoke(request.user, token_id):  # type: ignore[arg-type]
-        raise Http404("No such token.")
-    messages.success(request, "The token is revoked; programs using it are disconnected.")
+        raise Http404(_("No such token."))
+    messages.success(request, _("The token is revoked; programs using it are disconnected."))
     return redirect("account")

@@ -12,6 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.audit import ledger_audit
@@ -23,7 +25,7 @@ from accounts.money import format_cents
 class CardroomUserAdmin(UserAdmin):  # type: ignore[type-arg]
     list_display = ("username", "is_bot", "is_staff", "date_joined", "last_login")
     list_filter = ("is_bot", "is_staff", "groups")
-    fieldsets = (*(UserAdmin.fieldsets or ()), ("Cardroom", {"fields": ("is_bot",)}))
+    fieldsets = (*(UserAdmin.fieldsets or ()), (gettext_lazy("Cardroom"), {"fields": ("is_bot",)}))
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -45,7 +47,7 @@ class AccountAdmin(ReadOnlyAdmin):
     list_filter = ("kind",)
     search_fields = ("code", "user__username")
 
-    @admin.display(description="balance", ordering="balance")
+    @admin.display(description=gettext_lazy("balance"), ordering="balance")
     def balance_shown(self, account: Account) -> str:
         return format_cents(account.balance)
 
@@ -67,7 +69,7 @@ class TransferAdmin(ReadOnlyAdmin):
     date_hierarchy = "created"
     list_select_related = ("source", "target")
 
-    @admin.display(description="amount", ordering="amount")
+    @admin.display(description=gettext_lazy("amount"), ordering="amount")
     def amount_shown(self, transfer: Transfer) -> str:
         return format_cents(transfer.amount)
 
@@ -106,7 +108,9 @@ class LedgerAuditAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         audit = ledger_audit(actor=request.user.get_username())
         if audit.ok:
-            messages.success(request, f"Ledger OK: {audit.accounts} accounts balance to zero.")
+            done = _("Ledger OK: %(count)s accounts balance to zero.")
+            messages.success(request, done % {"count": audit.accounts})
         else:
-            messages.error(request, f"Ledger MISMATCH: {len(audit.mismatches)} accounts differ.")
+            wrong = _("Ledger MISMATCH: %(count)s accounts differ.")
+            messages.error(request, wrong % {"count": len(audit.mismatches)})
         return redirect("admin:accounts_ledgeraudit_changelist")

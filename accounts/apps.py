@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = "Accounts and ledger"
+    verbose_name = _("Accounts and ledger")
 
     def ready(self) -> None:
         from accounts import login_sessions

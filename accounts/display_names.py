@@ -21,6 +21,8 @@ import re
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 __all__ = ["MAX_LENGTH", "MIN_LENGTH", "check_display_name", "name_taken", "reads_as"]
 
@@ -76,25 +78,36 @@ def check_display_name(value: str) -> str:
     name = " ".join(value.split())
     if not ALLOWED.fullmatch(name):
         raise ValidationError(
-            "Use only letters A to Z, digits, spaces, dots, dashes and underscores.",
+            _("Use only letters A to Z, digits, spaces, dots, dashes and underscores."),
             code="characters",
         )
     what = reads_as(name)
     if what is not None:
         raise ValidationError(
-            f"That name could be taken for {_WHAT[what]}; please choose another.",
+            str(_WHAT[what]),
             code=f"looks_like_{what}",
         )
     if not MIN_LENGTH <= len(name) <= MAX_LENGTH:
         raise ValidationError(
-            f"A display name is {MIN_LENGTH} to {MAX_LENGTH} characters long.", code="length"
+            _("A display name is %(least)s to %(most)s characters long.")
+            % {"least": MIN_LENGTH, "most": MAX_LENGTH},
+            code="length",
         )
     if not any(character.isalpha() for character in name):
-        raise ValidationError("A display name needs at least one letter.", code="letters")
+        raise ValidationError(_("A display name needs at least one letter."), code="letters")
     return name
 
 
-_WHAT = {"card": "a card", "seat": "a seat at the table", "role": "the staff or the house"}
+#: Why a name that reads as something else is refused, by what it reads as.
+_WHAT = {
+    "card": gettext_lazy("That name could be taken for a card; please choose another."),
+    "seat": gettext_lazy(
+        "That name could be taken for a seat at the table; please choose another."
+    ),
+    "role": gettext_lazy(
+        "That name could be taken for the staff or the house; please choose another."
+    ),
+}
 
 
 def reads_as(name: str) -> str | None:

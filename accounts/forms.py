@@ -8,6 +8,8 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.display_names import MAX_LENGTH, check_display_name, name_taken, reads_as
 from accounts.models import User
@@ -19,8 +21,8 @@ TOKEN_MAX_DAYS = 3650
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     email = forms.EmailField(
         required=False,
-        label="E-mail (optional)",
-        help_text="Only for resetting a forgotten password.",
+        label=gettext_lazy("E-mail (optional)"),
+        help_text=gettext_lazy("Only for resetting a forgotten password."),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -32,15 +34,22 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         # The username is the name others see until a display name is chosen.
         what = reads_as(username)
         if what == "card":
-            raise ValidationError("That username could be taken for a card; choose another.")
+            raise ValidationError(
+                _("That username could be taken for a card; choose another."), code="card"
+            )
         if what == "seat":
-            raise ValidationError("That username could be taken for a seat; choose another.")
+            raise ValidationError(
+                _("That username could be taken for a seat; choose another."), code="seat"
+            )
         if what == "role":
             raise ValidationError(
-                "That username could be taken for the staff or the house; choose another."
+                _("That username could be taken for the staff or the house; choose another."),
+                code="role",
             )
         if User.objects.filter(display_name__iexact=username).exists():
-            raise ValidationError("A player already uses that name; choose another.")
+            raise ValidationError(
+                _("A player already uses that name; choose another."), code="taken"
+            )
         return username
 
 
@@ -56,25 +65,27 @@ class LoginForm(AuthenticationForm):
         minutes = int(settings.LOGIN_COOL_OFF.total_seconds() // 60)
         if left <= 0:
             return error
-        tries = "One more wrong try" if left == 1 else f"{left} more wrong tries"
-        return ValidationError(
-            f"{error.messages[0]} {tries} and logging in stops for {minutes} minutes.",
-            code="invalid_login",
-        )
+        warning = ngettext(
+            "One more wrong try and logging in stops for %(minutes)s minutes.",
+            "%(count)s more wrong tries and logging in stops for %(minutes)s minutes.",
+            left,
+        ) % {"count": left, "minutes": minutes}
+        # Two whole sentences: Django's own (already translated), then the warning.
+        return ValidationError(f"{error.messages[0]} {warning}", code="invalid_login")
 
 
 class ProfileForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = User
         fields = ("display_name", "email")
-        labels = {"display_name": "Display name", "email": "E-mail"}
+        labels = {"display_name": gettext_lazy("Display name"), "email": gettext_lazy("E-mail")}
         help_texts = {
-            "display_name": (
+            "display_name": gettext_lazy(
                 "What other players see; empty shows your username. 3 to 24 letters A to Z, "
                 "digits, spaces, dots, dashes or underscores; it may not pass for a card, a "
                 "seat or the staff."
             ),
-            "email": "Used only to reset a forgotten password.",
+            "email": gettext_lazy("Used only to reset a forgotten password."),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -89,13 +100,15 @@ class ProfileForm(forms.ModelForm):  # type: ignore[type-arg]
             return ""
         name = check_display_name(value)
         if name_taken(name, user_id=self.instance.pk):
-            raise ValidationError("Someone already uses that name; choose another.")
+            raise ValidationError(
+                _("Someone already uses that name; choose another."), code="taken"
+            )
         return name
 
 
 class CodeForm(forms.Form):
     code = forms.CharField(
-        label="Code",
+        label=gettext_lazy("Code"),
         max_length=20,
         widget=forms.TextInput(
             attrs={"autocomplete": "one-time-code", "inputmode": "text", "autofocus": True}
@@ -105,12 +118,14 @@ class CodeForm(forms.Form):
 
 class TokenForm(forms.Form):
     name = forms.CharField(
-        label="Name", max_length=60, help_text="What the token is for, say “my bot”."
+        label=gettext_lazy("Name"),
+        max_length=60,
+        help_text=gettext_lazy("What the token is for, say “my bot”."),
     )
     expires_days = forms.IntegerField(
-        label="Expires after (days)",
+        label=gettext_lazy("Expires after (days)"),
         required=False,
         min_value=1,
         max_value=TOKEN_MAX_DAYS,
-        help_text="Leave empty for a token that lasts until you revoke it.",
+        help_text=gettext_lazy("Leave empty for a token that lasts until you revoke it."),
     )

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Value, When
+from django.utils import translation
 
 from accounts.models import OVERDRAFT_KINDS, Account, AccountKind, Transfer, TransferKind, User
-from accounts.money import format_cents
+from games.words import Money, Sentence, words
 
 __all__ = [
     "LedgerError",
@@ -52,12 +53,20 @@ class Posting:
 def validate_amount(amount: object) -> int:
     """An amount is a whole number of cents, above zero and below the ledger's ceiling."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise LedgerError(f"an amount is a whole number of cents, not {amount!r}")
+        raise LedgerError(
+            words("an amount is a whole number of cents, not {value}", value=repr(amount))
+        )
     if amount <= 0:
-        raise LedgerError(f"an amount must be above zero, not {amount}")
+        raise LedgerError(words("an amount must be above zero, not {amount}", amount=amount))
     ceiling = settings.CARDROOM_MAX_TRANSFER_CENTS
     if amount > ceiling:
-        raise LedgerError(f"an amount may be at most {ceiling} cents, not {amount}")
+        raise LedgerError(
+            words(
+                "an amount may be at most {ceiling} cents, not {amount}",
+                ceiling=ceiling,
+                amount=amount,
+            )
+        )
     return amount
 
 
@@ -95,7 +104,14 @@ def account_code(*, kind: str, user_id: int | None = None, table_id: int | None 
         return f"{kind}:t{table_id}"
     if kind in (AccountKind.CASHIER, AccountKind.RAKE, AccountKind.HOUSE):
         return str(kind)
-    raise LedgerError(f"no {kind!r} account for user {user_id} and table {table_id}")
+    raise LedgerError(
+        words(
+            "no {kind} account for user {user} and table {table}",
+            kind=repr(kind),
+            user=user_id,
+            table=table_id,
+        )
+    )
 
 
 def _account_fields(code: str) -> dict[str, object]:
@@ -108,7 +124,7 @@ def _account_fields(code: str) -> dict[str, object]:
         kind not in AccountKind.values
         or account_code(kind=kind, user_id=user_id, table_id=table_id) != code
     ):
-        raise LedgerError(f"unknown account {code!r}")
+        raise LedgerError(words("unknown account {code}", code=repr(code)))
     return {"code": code, "kind": kind, "user_id": user_id, "table_id": table_id}
 
 
@@ -168,11 +184,16 @@ def ledger_post(
     for posting in postings:
         validate_amount(posting.amount)
         if posting.kind not in TransferKind.values:
-            raise LedgerError(f"unknown transfer kind {posting.kind!r}")
+            raise LedgerError(words("unknown transfer kind {kind}", kind=repr(posting.kind)))
         if posting.source == posting.target:
-            raise LedgerError(f"a transfer needs two different accounts, not {posting.source}")
+            raise LedgerError(
+                words(
+                    "a transfer needs two different accounts, not {account}",
+                    account=posting.source,
+                )
+            )
         if not posting.idempotency_key:
-            raise LedgerError("every transfer needs an idempotency key")
+            raise LedgerError(words("every transfer needs an idempotency key"))
     codes = sorted({code for posting in postings for code in (posting.source, posting.target)})
     if fresh_keys and transaction.get_connection().in_atomic_block:
         with transaction.atomic(savepoint=False):
@@ -186,7 +207,9 @@ def ledger_post(
         existing = _existing(postings)
         if existing is not None:
             return existing
-        raise LedgerError(f"the ledger refused the transfer: {error}") from error
+        raise LedgerError(
+            words("the ledger refused the transfer: {error}", error=str(error))
+        ) from error
 
 
 def _post_fresh(
@@ -221,13 +244,48 @@ def _locked(codes: list[str]) -> dict[str, Account]:
     }
 
 
-def _holder(account: Account) -> str:
-    """The account as the player whose money it is reads it (the message reaches them)."""
+def _short(account: Account, balance: int, amount: int) -> Sentence:
+    """The refusal of an overdraft, naming the account as the player whose money it is reads
+    it (the message reaches them)."""
     if account.kind == AccountKind.BANKROLL:
-        return "your bankroll"
+        return words(
+            "your bankroll holds {balance}, less than the {amount} asked for",
+            balance=Money(balance),
+            amount=Money(amount),
+        )
     if account.kind == AccountKind.STACK:
-        return "your stack at this table"
-    return f"the {account.get_kind_display().lower()}"
+        return words(
+            "your stack at this table holds {balance}, less than the {amount} asked for",
+            balance=Money(balance),
+            amount=Money(amount),
+        )
+    if account.kind == AccountKind.POT:
+        return words(
+            "the table pot holds {balance}, less than the {amount} asked for",
+            balance=Money(balance),
+            amount=Money(amount),
+        )
+    if account.kind == AccountKind.RESERVE:
+        return words(
+            "the table reserve holds {balance}, less than the {amount} asked for",
+            balance=Money(balance),
+            amount=Money(amount),
+        )
+    if account.kind == AccountKind.RAKE:
+        return words(
+            "the house rake holds {balance}, less than the {amount} asked for",
+            balance=Money(balance),
+            amount=Money(amount),
+        )
+    with translation.override(None):  # the kind's English label, whatever the language
+        label = str(account.get_kind_display()).lower()
+    return words(
+        # Translators: {account} is the kind of account, such as "house bank"
+        "the {account} holds {balance}, less than the {amount} asked for",
+        account=label,
+        balance=Money(balance),
+        amount=Money(amount),
+    )
 
 
 def _deltas(postings: Sequence[Posting], accounts: dict[str, Account]) -> dict[str, int]:
@@ -237,10 +295,7 @@ def _deltas(postings: Sequence[Posting], accounts: dict[str, Account]) -> dict[s
     for posting in postings:
         source = accounts[posting.source]
         if source.kind not in OVERDRAFT_KINDS and balances[posting.source] < posting.amount:
-            raise LedgerError(
-                f"{_holder(source)} holds {format_cents(balances[posting.source])}, "
-                f"less than the {format_cents(posting.amount)} asked for"
-            )
+            raise LedgerError(_short(source, balances[posting.source], posting.amount))
         balances[posting.source] -= posting.amount
         balances[posting.target] += posting.amount
         deltas[posting.source] = deltas.get(posting.source, 0) - posting.amount
@@ -297,7 +352,10 @@ def _check_same(transfer: Transfer, posting: Posting) -> None:
     )
     if not same:
         raise LedgerError(
-            f"idempotency key {posting.idempotency_key!r} was already used for another transfer"
+            words(
+                "idempotency key {key} was already used for another transfer",
+                key=repr(posting.idempotency_key),
+            )
         )
 
 
@@ -311,7 +369,7 @@ def _post_locked(
     accounts = _locked(codes)
     missing = [code for code in codes if code not in accounts]
     if missing:
-        raise LedgerError(f"unknown account {missing[0]!r}")
+        raise LedgerError(words("unknown account {code}", code=repr(missing[0])))
     keys = [posting.idempotency_key for posting in postings]
     # Checked after the locks: a concurrent request with the same key has committed by now.
     earlier = {

@@ -26,6 +26,7 @@ from django.contrib.auth.signals import user_login_failed
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 __all__ = [
     "BEARER",
@@ -94,11 +95,15 @@ class Lockout:
     def message(self) -> str:
         at = self.until.astimezone(UTC).strftime("%H:%M")
         if self.by == "account":
-            return (
-                f"Too many failed logins for this account. Try again after {at} UTC, or reset "
+            text = _(
+                # Translators: %(at)s is a time of day such as 14:05.
+                "Too many failed logins for this account. Try again after %(at)s UTC, or reset "
                 "your password."
             )
-        return f"Too many failed logins from your address. Try again after {at} UTC."
+        else:
+            # Translators: %(at)s is a time of day such as 14:05.
+            text = _("Too many failed logins from your address. Try again after %(at)s UTC.")
+        return text % {"at": at}
 
 
 def lockout_of(*, username: str | None, address: str | None) -> Lockout | None:
@@ -139,7 +144,7 @@ def lockout_response(
     message = (
         lockout.message
         if lockout
-        else "Too many failed logins. Try again in a few minutes, or reset your password."
+        else _("Too many failed logins. Try again in a few minutes, or reset your password.")
     )
     return render(request, "registration/locked_out.html", {"message": message}, status=429)
 

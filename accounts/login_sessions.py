@@ -22,6 +22,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 
 from accounts.lockouts import client_address
 from accounts.models import LoginSession, User
@@ -155,8 +156,9 @@ def device_words(user_agent: str) -> str:
     browser = next((name for word, name in _BROWSERS if word in user_agent), None)
     system = next((name for word, name in _SYSTEMS if word in user_agent), None)
     if browser and system:
-        return f"{browser} on {system}"
-    return browser or system or (user_agent[:60] or "an unknown browser")
+        # Translators: a browser on a system, such as "Firefox on Windows".
+        return _("%(browser)s on %(system)s") % {"browser": browser, "system": system}
+    return browser or system or (user_agent[:60] or _("an unknown browser"))
 
 
 def _alive(record: LoginSession, user: User) -> bool:

@@ -16,15 +16,16 @@ from typing import Any, ClassVar
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 
 class User(AbstractUser):
     """A person: player, operator or auditor (roles are groups)."""
 
-    is_bot = models.BooleanField(default=False, help_text="A house bot, played by the server.")
+    is_bot = models.BooleanField(default=False, help_text=_("A house bot, played by the server."))
     # Checked by accounts/display_names.py: it may not pass for a card, a seat or the house.
     display_name = models.CharField(
-        max_length=24, blank=True, help_text="The name others see; blank shows the username."
+        max_length=24, blank=True, help_text=_("The name others see; blank shows the username.")
     )
 
     class Meta(AbstractUser.Meta):
@@ -44,13 +45,13 @@ class User(AbstractUser):
 
 
 class AccountKind(models.TextChoices):
-    CASHIER = "cashier", "Cashier"
-    BANKROLL = "bankroll", "Bankroll"
-    STACK = "stack", "Table stack"
-    POT = "pot", "Table pot"
-    RESERVE = "reserve", "Table reserve"
-    RAKE = "rake", "House rake"
-    HOUSE = "house", "House bank"
+    CASHIER = "cashier", _("Cashier")
+    BANKROLL = "bankroll", _("Bankroll")
+    STACK = "stack", _("Table stack")
+    POT = "pot", _("Table pot")
+    RESERVE = "reserve", _("Table reserve")
+    RAKE = "rake", _("House rake")
+    HOUSE = "house", _("House bank")
 
 
 #: The only accounts that may go below zero: money enters play from them.
@@ -66,7 +67,7 @@ class Account(models.Model):
         User, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_accounts"
     )
     table_id = models.BigIntegerField(null=True, blank=True, db_index=True)
-    balance = models.BigIntegerField(default=0, help_text="Cents; a cache of the transfers.")
+    balance = models.BigIntegerField(default=0, help_text=_("Cents; a cache of the transfers."))
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -82,22 +83,24 @@ class Account(models.Model):
 
 
 class TransferKind(models.TextChoices):
-    GRANT = "grant", "Play-money grant"
-    RELOAD = "reload", "Reload"
-    BUY_IN = "buy_in", "Buy-in"
-    TOP_UP = "top_up", "Top-up"
-    CASH_OUT = "cash_out", "Cash-out"
-    ANTE = "ante", "Ante"
-    MATCH = "match", "Match"
-    POT_WIN = "pot_win", "Pot won"
-    RAKE = "rake", "Rake"
-    FEE = "fee", "Hand fee"
-    RESERVE = "reserve", "Reserve"
-    PAYMENT = "payment", "Payment between players"
-    BET = "bet", "Bet"
-    PAYOUT = "payout", "Payout"
-    REFUND = "refund", "Refund"
-    VOID = "void", "Void reversal"
+    GRANT = "grant", _("Play-money grant")
+    RELOAD = "reload", _("Reload")
+    BUY_IN = "buy_in", _("Buy-in")
+    TOP_UP = "top_up", _("Top-up")
+    CASH_OUT = "cash_out", _("Cash-out")
+    ANTE = "ante", _("Ante")
+    # Translators: a Guts loser's payment matching the pot.
+    MATCH = "match", _("Match")
+    POT_WIN = "pot_win", _("Pot won")
+    RAKE = "rake", _("Rake")
+    FEE = "fee", _("Hand fee")
+    # Translators: money a table sets aside (a transfer's kind).
+    RESERVE = "reserve", _("Reserve")
+    PAYMENT = "payment", _("Payment between players")
+    BET = "bet", _("Bet")
+    PAYOUT = "payout", _("Payout")
+    REFUND = "refund", _("Refund")
+    VOID = "void", _("Void reversal")
 
 
 class ImmutableQuerySet(models.QuerySet["Transfer"]):
@@ -115,7 +118,7 @@ class Transfer(models.Model):
 
     source = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="outgoing")
     target = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="incoming")
-    amount = models.BigIntegerField(help_text="Cents, greater than zero.")
+    amount = models.BigIntegerField(help_text=_("Cents, greater than zero."))
     kind = models.CharField(max_length=16, choices=TransferKind.choices)
     table_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     hand_id = models.BigIntegerField(null=True, blank=True, db_index=True)

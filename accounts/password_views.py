@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.http import HttpResponse
 from django.urls import reverse_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.lockouts import lockouts_release
 from accounts.login_sessions import RECORD_KEY, sessions_end_others
@@ -21,10 +23,15 @@ class PasswordChange(auth_views.PasswordChangeView):
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
         ended = sessions_end_others(form.user, keep_id=self.request.session.get(RECORD_KEY))
-        others = {0: "", 1: " 1 other session was logged out."}.get(
-            ended, f" {ended} other sessions were logged out."
-        )
-        messages.success(self.request, f"Your password was changed.{others}")
+        changed = _("Your password was changed.")
+        if ended:
+            others = ngettext(
+                "%(count)s other session was logged out.",
+                "%(count)s other sessions were logged out.",
+                ended,
+            ) % {"count": ended}
+            changed = f"{changed} {others}"
+        messages.success(self.request, changed)
         return response
 
 

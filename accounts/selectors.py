@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models import Q, QuerySet, Sum
 
 from accounts.models import Account, AccountKind, Transfer, TransferKind, User
-from accounts.money import format_cents
+from games.words import Money, words
 
 __all__ = [
     "ReloadOffer",
@@ -135,14 +135,27 @@ def reload_offer(*, user: User, now: datetime) -> ReloadOffer:
     on_tables = table_chips(user=user)
     held = bankroll_balance(user=user) + on_tables
     threshold = grant // settings.CARDROOM_RELOAD_BELOW_FRACTION
+    # The reasons are sentences of the rules (games.words): the reload's refusal raises them
+    # as a LedgerError, and the cashier page says them in its language (cardroom.language).
     if held >= threshold:
-        of_it = f", {format_cents(on_tables)} of it in chips on tables" if on_tables else ""
-        return ReloadOffer(
-            False,
-            0,
-            f"a reload is offered below {format_cents(threshold)} in all (bankroll and chips "
-            f"on tables); you hold {format_cents(held)}{of_it}",
-        )
+        if on_tables:
+            reason = words(
+                # Translators: {threshold}, {held} and {on_tables} are amounts of money.
+                "a reload is offered below {threshold} in all (bankroll and chips on tables);"
+                " you hold {held}, {on_tables} of it in chips on tables",
+                threshold=Money(threshold),
+                held=Money(held),
+                on_tables=Money(on_tables),
+            )
+        else:
+            reason = words(
+                # Translators: {threshold} and {held} are amounts of money.
+                "a reload is offered below {threshold} in all (bankroll and chips on tables);"
+                " you hold {held}",
+                threshold=Money(threshold),
+                held=Money(held),
+            )
+        return ReloadOffer(False, 0, reason)
     last = (
         Transfer.objects.filter(
             kind=TransferKind.RELOAD, target__kind=AccountKind.BANKROLL, target__user=user
@@ -154,5 +167,10 @@ def reload_offer(*, user: User, now: datetime) -> ReloadOffer:
     interval = timedelta(seconds=settings.CARDROOM_RELOAD_INTERVAL_SECONDS)
     if last is not None and now - last < interval:
         wait = int((interval - (now - last)).total_seconds() // 60) + 1
-        return ReloadOffer(False, 0, f"one reload an hour: the next in {wait} minutes")
+        reason = words(
+            # Translators: {wait} is a number of minutes.
+            "one reload an hour: the next in {wait} minutes",
+            wait=wait,
+        )
+        return ReloadOffer(False, 0, reason)
     return ReloadOffer(True, grant - held, "")

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from accounts.ledger import LedgerError, account_for, cashier_account, ledger_transfer
 from accounts.models import Account, AccountKind, Transfer, TransferKind, User
-from accounts.money import format_cents
 from accounts.selectors import reload_offer
+from games.words import Money, words
 
 __all__ = [
     "bankroll_reload",
@@ -111,17 +111,28 @@ def seat_buy_in(
     ``kind`` is ``top_up`` for chips added to a stack already on the table, where the minimum
     applies to the stack after the top-up rather than to the amount.
     """
+    # Refusals in the rules' words (games.words): a table's socket says them in its language.
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise LedgerError(f"a buy-in is a whole number of cents, not {amount!r}")
+        raise LedgerError(
+            words("a buy-in is a whole number of cents, not {amount}", amount=repr(amount))
+        )
     if amount < min_buy_in:
-        raise LedgerError(f"the least you may sit down with here is {format_cents(min_buy_in)}")
+        raise LedgerError(
+            words("the least you may sit down with here is {amount}", amount=Money(min_buy_in))
+        )
     if max_buy_in is not None and amount > max_buy_in:
-        raise LedgerError(f"the most you may sit down with here is {format_cents(max_buy_in)}")
+        raise LedgerError(
+            words("the most you may sit down with here is {amount}", amount=Money(max_buy_in))
+        )
     bankroll = account_for(kind=AccountKind.BANKROLL, user=user)
     if amount > bankroll.balance:
         raise LedgerError(
-            f"your bankroll holds {format_cents(bankroll.balance)},"
-            f" less than {format_cents(amount)}"
+            words(
+                # Translators: {balance} and {amount} are amounts of money.
+                "your bankroll holds {balance}, less than {amount}",
+                balance=Money(bankroll.balance),
+                amount=Money(amount),
+            )
         )
     return ledger_transfer(
         source=bankroll,

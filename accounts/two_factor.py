@@ -20,6 +20,8 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.html import escape
+from django.utils.translation import gettext as _
 from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp import login as otp_login
 from django_otp.models import Device
@@ -119,7 +121,7 @@ def code_verify(user: User, code: str) -> tuple[Device | None, str]:
     then used up), or None with the reason in words."""
     cleaned = _clean(code)
     if not cleaned:
-        return None, "Enter the code from your authenticator app, or a recovery code."
+        return None, _("Enter the code from your authenticator app, or a recovery code.")
     # The app's codes are six digits; a recovery code is eight letters and digits.
     app_code = len(cleaned) == 6 and cleaned.isdigit()
     model: type[Device] = TOTPDevice if app_code else StaticDevice
@@ -130,10 +132,11 @@ def code_verify(user: User, code: str) -> tuple[Device | None, str]:
             if not allowed:
                 wait = (data or {}).get("locked_until", timezone.now()) - timezone.now()
                 seconds = max(1, int(wait.total_seconds()) + 1)
-                return None, f"Too many wrong codes in a row: wait {seconds} s and try again."
+                wait_words = _("Too many wrong codes in a row: wait %(seconds)s s and try again.")
+                return None, wait_words % {"seconds": seconds}
             if device.verify_token(cleaned):
                 return device, ""
-    return None, "That code did not work. Codes change every 30 seconds; try the newest one."
+    return None, _("That code did not work. Codes change every 30 seconds; try the newest one.")
 
 
 @transaction.atomic
@@ -147,7 +150,8 @@ def qr_svg(uri: str) -> str:
     """The set-up key as a QR code, in SVG to place in the page."""
     image = qrcode.make(uri, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
     svg: str = image.to_string(encoding="unicode")
-    return svg.replace("<svg ", '<svg role="img" aria-label="QR code of the set-up key" ', 1)
+    label = escape(_("QR code of the set-up key"))
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1)
 
 
 def _url(name: str) -> str | None:

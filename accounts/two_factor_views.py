@@ -11,6 +11,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_otp import login as otp_login
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
@@ -44,7 +46,7 @@ def setup(request: HttpRequest) -> HttpResponse:
     """Show the app's key (a QR code and the key in letters), then confirm it with a code."""
     user: User = request.user  # type: ignore[assignment]
     if two_factor_enabled(user):
-        messages.info(request, "Two-factor authentication is already on.")
+        messages.info(request, _("Two-factor authentication is already on."))
         return redirect("account")
     device = setup_device(user)
     form = CodeForm(request.POST or None)
@@ -55,7 +57,7 @@ def setup(request: HttpRequest) -> HttpResponse:
             return _codes_page(request, codes, first=True, next_url=next_url)
         form.add_error(
             "code",
-            "That code did not work: check the app shows “Cardroom” and try its newest code.",
+            _("That code did not work: check the app shows “Cardroom” and try its newest code."),
         )
     key = b32encode(device.bin_key).decode()
     return render(
@@ -99,10 +101,12 @@ def verify(request: HttpRequest) -> HttpResponse:
             otp_login(request, device)
             if isinstance(device, StaticDevice):
                 left = StaticToken.objects.filter(device=device).count()
-                messages.warning(
-                    request,
-                    f"You used a recovery code; {left} left. Make new ones on your account page.",
-                )
+                used = ngettext(
+                    "You used a recovery code; %(count)s left. Make new ones on your account page.",
+                    "You used a recovery code; %(count)s left. Make new ones on your account page.",
+                    left,
+                ) % {"count": left}
+                messages.warning(request, used)
             return redirect(done)
         form.add_error("code", reason)
     return render(
@@ -132,13 +136,13 @@ def disable(request: HttpRequest) -> HttpResponse:
     form = CodeForm(request.POST)
     device, reason = code_verify(user, form.cleaned_data["code"]) if form.is_valid() else (None, "")
     if device is None:
-        messages.error(request, f"Two-factor is still on. {reason or 'Enter a code.'}")
+        still = _("Two-factor is still on.")
+        messages.error(request, f"{still} {reason or _('Enter a code.')}")
         return redirect("account")
     two_factor_disable(user)
-    staff = (
-        " The operator console and the admin will ask you to set it up again."
-        if is_staff_role(user)
-        else ""
-    )
-    messages.success(request, f"Two-factor authentication is off.{staff}")
+    off = _("Two-factor authentication is off.")
+    if is_staff_role(user):
+        again = _("The operator console and the admin will ask you to set it up again.")
+        off = f"{off} {again}"
+    messages.success(request, off)
     return redirect("account")

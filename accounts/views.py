@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -10,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.forms import SignUpForm
@@ -24,6 +26,8 @@ from accounts.selectors import (
     table_chips,
 )
 from accounts.services import bankroll_reload, user_create
+from cardroom.language import said
+from games.words import sentence_of
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -37,7 +41,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             user.email = email
             user.save(update_fields=["email"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome! Your bankroll holds the play-money grant.")
+        messages.success(request, _("Welcome! Your bankroll holds the play-money grant."))
         return redirect("cashier")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -46,6 +50,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 def cashier(request: HttpRequest) -> HttpResponse:
     """The bankroll, the chips on tables, the bankroll's transfers, and the reload offer."""
     user: User = request.user  # type: ignore[assignment]
+    offer = reload_offer(user=user, now=timezone.now())
     return render(
         request,
         "accounts/cashier.html",
@@ -55,7 +60,8 @@ def cashier(request: HttpRequest) -> HttpResponse:
             "on_tables": table_chips(user=user),
             "on_tables_by_table": chips_by_table(user=user),
             "statement": bankroll_statement(user=user),
-            "offer": reload_offer(user=user, now=timezone.now()),
+            # The reason is a sentence of the rules (games.words): said in the page's language.
+            "offer": replace(offer, reason=said(offer.reason)) if offer.reason else offer,
             "request_id": uuid.uuid4().hex,
         },
     )
@@ -68,12 +74,15 @@ def reload(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     request_id = request.POST.get("request_id", "")
     if not request_id or len(request_id) > 64:
-        messages.error(request, "The reload form was incomplete; please try again.")
+        messages.error(request, _("The reload form was incomplete; please try again."))
         return redirect("cashier")
     try:
         transfer = bankroll_reload(user=user, request_id=request_id)
     except LedgerError as error:
-        messages.error(request, f"No reload: {error}.")
+        # Translators: %(reason)s is why, such as "one reload an hour: the next in 12 minutes".
+        reason = _("No reload: %(reason)s.") % {"reason": said(sentence_of(error))}
+        messages.error(request, reason)
     else:
-        messages.success(request, f"Reloaded: {format_cents(transfer.amount)} added.")
+        added = format_cents(transfer.amount)
+        messages.success(request, _("Reloaded: %(amount)s added.") % {"amount": added})
     return redirect("cashier")

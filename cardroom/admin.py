@@ -16,13 +16,17 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.admin import ReadOnlyAdmin
 from accounts.models import Transfer
+from cardroom.language import said
 from cardroom.models import Hand, HandEvent, OperatorAction, Round, Seat, Table
 from cardroom.responsible.models import Exclusion, LimitChange, PlayerLimits
 from cardroom.responsible.terms import limit_value_words
 from games.deck import CommitmentError, DeckCommitment
+from games.words import sentence_of
 
 __all__ = ["hand_audit", "shown_event_data"]
 
@@ -53,12 +57,15 @@ def hand_audit(hand: Hand) -> dict[str, Any]:
     try:
         commitment = DeckCommitment.from_json(hand.deck)
     except (CommitmentError, KeyError, TypeError, ValueError) as error:
-        problem = f"the stored deck does not verify: {error}"
+        # Translators: %(error)s says what does not match.
+        problem = _("the stored deck does not verify: %(error)s") % {
+            "error": said(sentence_of(error))
+        }
     else:
         if commitment.root != hand.commitment_root:
-            problem = "the stored deck's root is not the published commitment root"
+            problem = _("the stored deck's root is not the published commitment root")
         elif list(commitment.leaves) != list(hand.commitment.get("leaves", [])):
-            problem = "the stored deck's leaves are not the published leaves"
+            problem = _("the stored deck's leaves are not the published leaves")
         if hand.ended is not None:
             deck = [
                 {"position": index, "card": str(card), "salt": salt}
@@ -131,7 +138,9 @@ class HandAdmin(ReadOnlyAdmin):
             **self.admin_site.each_context(request),
             **hand_audit(hand),
             "opts": self.opts,
-            "title": f"{hand.table.name}: hand {hand.number}",
+            # Translators: %(table)s is a table's name, %(number)s the hand's number.
+            "title": _("%(table)s: hand %(number)s")
+            % {"table": hand.table.name, "number": hand.number},
         }
         return TemplateResponse(request, "admin/cardroom/hand/audit.html", context)
 
@@ -144,11 +153,11 @@ class HandEventAdmin(ReadOnlyAdmin):
     exclude = ("data",)
     readonly_fields = ("data_shown",)
 
-    @admin.display(description="data")
+    @admin.display(description=gettext_lazy("data"))
     def data_shown(self, event: HandEvent) -> str:
         data = shown_event_data(event, event.hand)
         if data is None:
-            return "(private: shown once the hand has ended)"
+            return _("(private: shown once the hand has ended)")
         return json.dumps(data, sort_keys=True)
 
 
@@ -163,11 +172,20 @@ class OperatorActionAdmin(ReadOnlyAdmin):
 # Responsible gaming (docs/responsible-gaming.md): who is excluded or limited and every change,
 # with its times; read-only like everything here (players change their own limits, support
 # records exclusions with manage.py exclude, operators lift one in their console).
+#: The periods of the limits, as the lists name them.
+PERIODS = {
+    "day": pgettext_lazy("limit period", "day"),
+    "week": pgettext_lazy("limit period", "week"),
+    "month": pgettext_lazy("limit period", "month"),
+}
+
+
 def _periods(row: PlayerLimits, kind: str) -> str:
-    return " · ".join(
-        f"{period} {limit_value_words(f'{kind}_{period}', getattr(row, f'{kind}_{period}'))}"
-        for period in ("day", "week", "month")
-    )
+    shown = []
+    for period, words in PERIODS.items():
+        name = f"{kind}_{period}"
+        shown.append(f"{words} {limit_value_words(name, getattr(row, name))}")
+    return " · ".join(shown)
 
 
 @admin.register(PlayerLimits)
@@ -188,15 +206,15 @@ class PlayerLimitsAdmin(ReadOnlyAdmin):
     search_fields = ("user__username",)
     ordering = ("user__username",)
 
-    @admin.display(description="loss limits")
+    @admin.display(description=gettext_lazy("loss limits"))
     def loss_limits(self, row: PlayerLimits) -> str:
         return _periods(row, "loss")
 
-    @admin.display(description="buy-in limits")
+    @admin.display(description=gettext_lazy("buy-in limits"))
     def buy_in_limits(self, row: PlayerLimits) -> str:
         return _periods(row, "buy_in")
 
-    @admin.display(description="session limit")
+    @admin.display(description=gettext_lazy("session limit"))
     def session(self, row: PlayerLimits) -> str:
         return limit_value_words("session_minutes", row.session_minutes)
 
@@ -219,11 +237,11 @@ class LimitChangeAdmin(ReadOnlyAdmin):
     search_fields = ("user__username",)
     date_hierarchy = "requested"
 
-    @admin.display(description="from")
+    @admin.display(description=pgettext_lazy("limit change", "from"))
     def from_value(self, change: LimitChange) -> str:
         return limit_value_words(change.limit, change.before)
 
-    @admin.display(description="to")
+    @admin.display(description=pgettext_lazy("limit change", "to"))
     def to_value(self, change: LimitChange) -> str:
         return limit_value_words(change.limit, change.after)
 

@@ -11,41 +11,50 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Game(models.TextChoices):
-    GUTS = "guts", "Guts (Monte Carlo / Survivor)"
-    CLASSIC_GUTS = "classic_guts", "Classic Guts"
-    CHINESE_POKER = "chinese_poker", "Chinese Poker"
-    THREE_CARD_POKER = "three_card_poker", "Three Card Poker"
+    # Translators: game names: keep Guts, Monte Carlo and Survivor as they are.
+    GUTS = "guts", _("Guts (Monte Carlo / Survivor)")
+    # Translators: a game's name: keep "Guts" as it is.
+    CLASSIC_GUTS = "classic_guts", _("Classic Guts")
+    CHINESE_POKER = "chinese_poker", _("Chinese Poker")
+    THREE_CARD_POKER = "three_card_poker", _("Three Card Poker")
 
 
 class TableStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    PAUSED = "paused", "Paused"
-    CLOSING = "closing", "Closing after this hand"
-    CLOSED = "closed", "Closed"
+    OPEN = "open", _("Open")
+    PAUSED = "paused", _("Paused")
+    CLOSING = "closing", _("Closing after this hand")
+    CLOSED = "closed", _("Closed")
 
 
 class Table(models.Model):
     name = models.CharField(max_length=80)
     game = models.CharField(max_length=24, choices=Game.choices)
     preset = models.CharField(max_length=40)
-    config = models.JSONField(help_text="The validated table config, money in cents.")
-    stakes = models.BigIntegerField(help_text="The table's headline stake in cents (ante or unit).")
+    config = models.JSONField(help_text=_("The validated table config, money in cents."))
+    stakes = models.BigIntegerField(
+        help_text=_("The table's headline stake in cents (ante or unit).")
+    )
     status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN)
-    state = models.JSONField(help_text="The game's state, as the games package dumps it.")
+    state = models.JSONField(help_text=_("The game's state, as the games package dumps it."))
     version = models.BigIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    bots = models.PositiveSmallIntegerField(default=0, help_text="Seats kept filled by house bots.")
+    bots = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Seats kept filled by house bots.")
+    )
     rest_state = models.JSONField(
-        null=True, blank=True, help_text="The state at the last point between hands (for a void)."
+        null=True,
+        blank=True,
+        help_text=_("The state at the last point between hands (for a void)."),
     )
     rest_transfer = models.BigIntegerField(
-        default=0, help_text="The last ledger transfer id of this table at that point."
+        default=0, help_text=_("The last ledger transfer id of this table at that point.")
     )
     idle_limit_seconds = models.PositiveIntegerField(
-        default=600, help_text="A disconnected player is stood up after this long."
+        default=600, help_text=_("A disconnected player is stood up after this long.")
     )
     # Kept on the row the runtime locks anyway, so an action reads neither again.
     open_hand = models.ForeignKey(
@@ -54,14 +63,14 @@ class Table(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text="The hand in play (opened, not ended), if any.",
+        help_text=_("The hand in play (opened, not ended), if any."),
     )
     open_hand_dealt = models.BooleanField(
         default=False,
-        help_text="The hand in play has been dealt (its Hand row says so once it ends).",
+        help_text=_("The hand in play has been dealt (its Hand row says so once it ends)."),
     )
     last_event_seq = models.PositiveIntegerField(
-        default=0, help_text="The seq of the table's latest hand event."
+        default=0, help_text=_("The seq of the table's latest hand event.")
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -95,23 +104,25 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     joined = models.DateTimeField(auto_now_add=True)
-    left = models.DateTimeField(null=True, blank=True, help_text="Kept for the hand histories.")
+    left = models.DateTimeField(null=True, blank=True, help_text=_("Kept for the hand histories."))
     connections = models.PositiveIntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
     lease_until = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="Renewed by every process with a socket of this player; past it, the "
-        "connections counted here belong to a process that is gone.",
+        help_text=_(
+            "Renewed by every process with a socket of this player; past it, the "
+            "connections counted here belong to a process that is gone."
+        ),
     )
     presence_step = models.PositiveSmallIntegerField(
-        default=0, help_text="0 present or within grace; 1 sat out by the clock; 2 stood up."
+        default=0, help_text=_("0 present or within grace; 1 sat out by the clock; 2 stood up.")
     )
     # Set by "leave my tables", an exclusion or a loss limit reached, from any process; the
     # runtime stands the player up once their seat has nothing in the hand in play
     # (cardroom/responsible/checks.py).
     leave_at_rest = models.BooleanField(
-        default=False, help_text="Stand the player up when the hand in play ends."
+        default=False, help_text=_("Stand the player up when the hand in play ends.")
     )
 
     class Meta:
@@ -174,13 +185,13 @@ class Hand(models.Model):
     number = models.PositiveIntegerField()
     commitment_root = models.CharField(max_length=64)
     commitment = models.JSONField(
-        help_text="The per-position leaf hashes, published before the deal."
+        help_text=_("The per-position leaf hashes, published before the deal.")
     )
-    deck = models.JSONField(help_text="The deck order and salts, for auditors only.")
+    deck = models.JSONField(help_text=_("The deck order and salts, for auditors only."))
     # While the hand is in play, Table.open_hand_dealt says whether it was dealt (the table
     # row is written by every action anyway); this field gets it when the hand ends.
     dealt = models.BooleanField(
-        default=False, help_text="Opened for its antes or bets, the hand is dealt later."
+        default=False, help_text=_("Opened for its antes or bets, the hand is dealt later.")
     )
     started = models.DateTimeField(auto_now_add=True)
     ended = models.DateTimeField(null=True, blank=True)
@@ -207,21 +218,23 @@ class HandEvent(models.Model):
     hand = models.ForeignKey(
         Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="events"
     )
-    version = models.BigIntegerField(help_text="The table version this event produced.")
-    seq = models.PositiveIntegerField(help_text="Order within the table's history.")
+    version = models.BigIntegerField(help_text=_("The table version this event produced."))
+    seq = models.PositiveIntegerField(help_text=_("Order within the table's history."))
     type = models.CharField(max_length=40)
     data = models.JSONField()
     private_to = models.SmallIntegerField(null=True, blank=True)
     audience = models.JSONField(
         null=True,
         blank=True,
-        help_text="The seats that may read it, when several may (a private comparison).",
+        help_text=_("The seats that may read it, when several may (a private comparison)."),
     )
     readers = models.JSONField(
         null=True,
         blank=True,
-        help_text="The ids of the users who may read a private event; empty: nobody yet. "
-        "Null for a public event.",
+        help_text=_(
+            "The ids of the users who may read a private event; empty: nobody yet. "
+            "Null for a public event."
+        ),
     )
     created = models.DateTimeField(auto_now_add=True)
 
@@ -250,8 +263,8 @@ class TableAction(models.Model):
     """
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="journal")
-    version = models.BigIntegerField(help_text="The table version this action produced.")
-    seq = models.PositiveSmallIntegerField(help_text="Order within the version.")
+    version = models.BigIntegerField(help_text=_("The table version this action produced."))
+    seq = models.PositiveSmallIntegerField(help_text=_("Order within the version."))
     action = models.JSONField()
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -259,14 +272,14 @@ class TableAction(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text="The player whose action this was (none: the clock, a bot, an operator).",
+        help_text=_("The player whose action this was (none: the clock, a bot, an operator)."),
     )
     # Null, not "": rows without an id (the clock's, a bot's) stay out of the unique index.
     client_id = models.CharField(  # noqa: DJ001
         max_length=400,
         null=True,
         blank=True,
-        help_text="The id the player's client gave the action (JSON text): applied once.",
+        help_text=_("The id the player's client gave the action (JSON text): applied once."),
     )
     created = models.DateTimeField(auto_now_add=True)
 
@@ -295,8 +308,8 @@ class ApiToken(models.Model):
     )
     digest = models.CharField(max_length=64, unique=True)
     created = models.DateTimeField(auto_now_add=True)
-    name = models.CharField(max_length=60, blank=True, help_text="The owner's name for it.")
-    expires = models.DateTimeField(null=True, blank=True, help_text="None: until revoked.")
+    name = models.CharField(max_length=60, blank=True, help_text=_("The owner's name for it."))
+    expires = models.DateTimeField(null=True, blank=True, help_text=_("None: until revoked."))
     last_used = models.DateTimeField(null=True, blank=True)
     # Kept, not deleted, when revoked: who held which token, and when it stopped, is history.
     revoked = models.DateTimeField(null=True, blank=True)
@@ -306,17 +319,17 @@ class ApiToken(models.Model):
 
 
 class OperatorActionKind(models.TextChoices):
-    TABLE_CREATE = "table_create", "Table created"
-    TIMERS_CHANGE = "timers_change", "Timers changed"
-    SEAT_SIT_OUT = "seat_sit_out", "Player sat out"
-    SEAT_REMOVE = "seat_remove", "Player removed"
-    BOTS_CHANGE = "bots_change", "Bots changed"
-    TABLE_PAUSE = "table_pause", "Table paused"
-    TABLE_RESUME = "table_resume", "Table resumed"
-    TABLE_CLOSE = "table_close", "Table closed"
-    HAND_VOID = "hand_void", "Hand voided"
-    EXCLUSION_RECORD = "exclusion_record", "Exclusion recorded"
-    EXCLUSION_LIFT = "exclusion_lift", "Self-exclusion lifted"
+    TABLE_CREATE = "table_create", _("Table created")
+    TIMERS_CHANGE = "timers_change", _("Timers changed")
+    SEAT_SIT_OUT = "seat_sit_out", _("Player sat out")
+    SEAT_REMOVE = "seat_remove", _("Player removed")
+    BOTS_CHANGE = "bots_change", _("Bots changed")
+    TABLE_PAUSE = "table_pause", _("Table paused")
+    TABLE_RESUME = "table_resume", _("Table resumed")
+    TABLE_CLOSE = "table_close", _("Table closed")
+    HAND_VOID = "hand_void", _("Hand voided")
+    EXCLUSION_RECORD = "exclusion_record", _("Exclusion recorded")
+    EXCLUSION_LIFT = "exclusion_lift", _("Self-exclusion lifted")
 
 
 class OperatorAction(models.Model):
@@ -333,8 +346,8 @@ class OperatorAction(models.Model):
     table = models.ForeignKey(
         Table, null=True, blank=True, on_delete=models.PROTECT, related_name="operator_actions"
     )
-    details = models.JSONField(default=dict, help_text="What was done, in the action's terms.")
-    reason = models.TextField(help_text="Why, in the operator's words.")
+    details = models.JSONField(default=dict, help_text=_("What was done, in the action's terms."))
+    reason = models.TextField(help_text=_("Why, in the operator's words."))
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-created", "-id"]

@@ -21,8 +21,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, Strea
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 
 from accounts.models import AccountKind, Transfer, User
+from cardroom.language import said
 from cardroom.models import Hand
 from cardroom.presentation import CardFace
 from cardroom.tables.export import (
@@ -35,6 +37,7 @@ from cardroom.tables.export import (
     text_hands,
 )
 from cardroom.tables.replayer import hand_replay
+from games.words import sentence_of
 
 __all__ = ["hand_replay_page", "my_hands", "my_hands_download", "streamed"]
 
@@ -112,7 +115,7 @@ def my_hands(request: HttpRequest) -> HttpResponse:
         try:
             period = Period.parse(start or "2000-01-01", end or "2999-12-31")
         except ValueError as problem:
-            error = str(problem)
+            error = said(sentence_of(problem))
     hands = player_hands(user.pk, period).select_related("table").reverse()
     page = Paginator(hands, PAGE_SIZE).get_page(request.GET.get("page"))
     results = _results(user, [hand.pk for hand in page])
@@ -156,14 +159,16 @@ def my_hands_download(request: HttpRequest) -> HttpResponseBase:
     user: User = request.user  # type: ignore[assignment]
     kind = request.GET.get("format", "jsonl")
     if kind not in FORMATS:
-        return HttpResponseBadRequest("The format is jsonl or text.", content_type="text/plain")
+        return HttpResponseBadRequest(_("The format is jsonl or text."), content_type="text/plain")
     period = None
     start, end = request.GET.get("from", ""), request.GET.get("to", "")
     if start or end:
         try:
             period = Period.parse(start or "2000-01-01", end or "2999-12-31")
         except ValueError as error:
-            return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+            return HttpResponseBadRequest(
+                said(sentence_of(error)), content_type="text/plain; charset=utf-8"
+            )
     content_type, suffix, lines = FORMATS[kind]
     records = hand_records(player_hands(user.pk, period), viewer=user.pk)
     return streamed(request, lines(records), content_type, f"my-hands.{suffix}")

@@ -16,6 +16,8 @@ urlpatterns = [
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's).
     path("favicon.ico", views.favicon),
     path("lobby/", views.lobby, name="lobby"),
+    # The header's language switcher posts to Django's set_language (a cookie remembers it).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/hands/<int:number>/", views.hand_page, name="hand"),
     # The seat wait list of full tables (cardroom/waitlist/).

@@ -8,6 +8,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, render
 from django.templatetags.static import static
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import User
 from cardroom.models import Game, Hand, Table, TableStatus
@@ -17,16 +19,43 @@ from cardroom.tables.history import hand_history
 from cardroom.waitlist.services import Place, places_by_table
 from cardroom.waitlist.views import panel_context
 
+#: The front page's games and their blurbs.
 GAMES = (
-    ("Monte Carlo Guts", "Three cards, In or Out at once; every loser matches the pot."),
-    ("Survivor Guts", "As Monte Carlo, but only the lowest hand In pays."),
-    ("Classic Guts", "The home game with its house rules: ghost hands, Hi-Lo, 3-5-7 and more."),
-    ("Chinese Poker", "Thirteen cards set into three rows, scored pair by pair."),
-    ("Three Card Poker", "Ante, Play and Pair Plus against the house."),
+    (
+        # Translators: a game's name: keep "Monte Carlo" and "Guts" as they are.
+        _("Monte Carlo Guts"),
+        # Translators: "In" and "Out" are the declares; keep "Guts" names as they are.
+        _("Three cards, In or Out at once; every loser matches the pot."),
+    ),
+    (
+        # Translators: a game's name: keep "Survivor" and "Guts" as they are.
+        _("Survivor Guts"),
+        # Translators: keep "Monte Carlo" as it is; "In" is the declare.
+        _("As Monte Carlo, but only the lowest hand In pays."),
+    ),
+    (
+        # Translators: a game's name: keep "Guts" as it is.
+        _("Classic Guts"),
+        # Translators: keep "Hi-Lo" and "3-5-7" as they are (house rules' names).
+        _("The home game with its house rules: ghost hands, Hi-Lo, 3-5-7 and more."),
+    ),
+    (_("Chinese Poker"), _("Thirteen cards set into three rows, scored pair by pair.")),
+    (
+        _("Three Card Poker"),
+        # Translators: Ante, Play and Pair Plus are the bets' names: keep them as they are.
+        _("Ante, Play and Pair Plus against the house."),
+    ),
 )
 
 #: Stakes filters of the lobby: name → (lowest, highest) headline stake in cents.
 STAKES = {"micro": (0, 25), "low": (26, 100), "mid": (101, 500), "high": (501, 10**12)}
+#: The filters as the lobby names them (the names above stay in its URLs).
+STAKE_NAMES = {
+    "micro": pgettext_lazy("stakes", "Micro"),
+    "low": pgettext_lazy("stakes", "Low"),
+    "mid": pgettext_lazy("stakes", "Mid"),
+    "high": pgettext_lazy("stakes", "High"),
+}
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -80,6 +109,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "offers": offers,
         "games": Game.choices,
         "stakes": STAKES,
+        # (name, words) of each stakes filter: the option's value and what it shows.
+        "stake_choices": [(name, STAKE_NAMES[name]) for name in STAKES],
         "game": game,
         "stake": stakes,
     }

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from games.words import words
+
 __all__ = [
     "DECK",
     "RANKS",
@@ -52,7 +54,13 @@ class Card:
 
     def __post_init__(self) -> None:
         if not 2 <= self.rank <= 14 or self.suit not in SUITS:
-            raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+            raise CardError(
+                words(
+                    "no such card: rank {rank}, suit {suit}",
+                    rank=repr(self.rank),
+                    suit=repr(self.suit),
+                )
+            )
 
     def __str__(self) -> str:
         return RANKS[self.rank - 2] + self.suit
@@ -84,7 +92,9 @@ def parse_card(token: str) -> Card:
     """
     if not isinstance(token, str):
         # Cards arrive from clients as JSON: a number, a list or null is a refusal, not a crash.
-        raise CardError(f"not a card: {token!r} (a card is text such as 'As' or '10h')")
+        raise CardError(
+            words("not a card: {value} (a card is text such as 'As' or '10h')", value=repr(token))
+        )
     text = token.strip()
     if text[:2] == "10":
         text = "T" + text[2:]
@@ -92,7 +102,12 @@ def parse_card(token: str) -> Card:
         card = _BY_TEXT.get(text[0].upper() + text[1].lower())
         if card is not None:
             return card
-    raise CardError(f"not a card: {token!r} (rank 2-9, T, J, Q, K, A or 10, then suit c, d, h, s)")
+    raise CardError(
+        words(
+            "not a card: {value} (rank 2-9, T, J, Q, K, A or 10, then suit c, d, h, s)",
+            value=repr(token),
+        )
+    )
 
 
 def parse_cards(text: str | Iterable[str], *, allow_repeats: bool = False) -> tuple[Card, ...]:
@@ -111,7 +126,7 @@ def parse_cards(text: str | Iterable[str], *, allow_repeats: bool = False) -> tu
         seen: set[Card] = set()
         for card in cards:
             if card in seen:
-                raise CardError(f"card {card} appears twice")
+                raise CardError(words("card {card} appears twice", card=card))
             seen.add(card)
     return cards
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.cards import DECK, Card, CardError, parse_card
+from games.words import sentence_of, words
 
 __all__ = [
     "SALT_BYTES",
@@ -92,7 +93,9 @@ def root_hash(leaves: Sequence[str]) -> str:
     try:
         return hashlib.sha256(b"".join(bytes.fromhex(leaf) for leaf in leaves)).hexdigest()
     except (ValueError, TypeError) as error:
-        raise CommitmentError(f"leaves are 64 hex digits each: {error}") from error
+        raise CommitmentError(
+            words("leaves are 64 hex digits each: {error}", error=sentence_of(error))
+        ) from error
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +116,9 @@ class Opening:
         try:
             return cls(int(data["position"]), str(data["card"]), str(data["salt"]))
         except (KeyError, TypeError, ValueError) as error:
-            raise CommitmentError(f"an opening has position, card and salt: {error}") from error
+            raise CommitmentError(
+                words("an opening has position, card and salt: {error}", error=sentence_of(error))
+            ) from error
 
 
 def verify_opening(root: str, leaves: Sequence[str], opening: Opening) -> bool:
@@ -145,7 +150,13 @@ class DeckCommitment:
     def opening(self, position: int) -> Opening:
         """The opening of one position (0 is the first card dealt)."""
         if not 0 <= position < len(self.deck):
-            raise CommitmentError(f"no position {position}; positions are 0..{len(self.deck) - 1}")
+            raise CommitmentError(
+                words(
+                    "no position {position}; positions are 0..{last}",
+                    position=position,
+                    last=len(self.deck) - 1,
+                )
+            )
         return Opening(position, str(self.deck[position]), self.salts[position])
 
     def public(self) -> dict[str, Any]:
@@ -170,18 +181,24 @@ class DeckCommitment:
             leaves = tuple(str(leaf) for leaf in data["leaves"])
             root = str(data["root"])
         except (KeyError, TypeError, CardError) as error:
-            raise CommitmentError(f"not a deck commitment: {error}") from error
+            raise CommitmentError(
+                words("not a deck commitment: {error}", error=sentence_of(error))
+            ) from error
         rebuilt = _build(deck, salts)
         if rebuilt.leaves != leaves or rebuilt.root != root:
-            raise CommitmentError("the stored hashes do not match the stored deck and salts")
+            raise CommitmentError(words("the stored hashes do not match the stored deck and salts"))
         return rebuilt
 
 
 def _build(deck: tuple[Card, ...], salts: tuple[str, ...]) -> DeckCommitment:
     if len(salts) != len(deck):
-        raise CommitmentError(f"{len(deck)} cards need {len(deck)} salts, not {len(salts)}")
+        raise CommitmentError(
+            words(
+                "{cards} cards need {cards} salts, not {salts}", cards=len(deck), salts=len(salts)
+            )
+        )
     if len(set(deck)) != len(deck):
-        raise CommitmentError("a card appears twice in the deck")
+        raise CommitmentError(words("a card appears twice in the deck"))
     pairs = enumerate(zip(deck, salts, strict=True))
     leaves = tuple(leaf_hash(i, card, salt) for i, (card, salt) in pairs)
     return DeckCommitment(root_hash(leaves), leaves, salts, deck)
@@ -195,6 +212,12 @@ def commit_deck(
     for _ in deck:
         salt = salt_source(SALT_BYTES)
         if len(salt) != SALT_BYTES:
-            raise CommitmentError(f"a salt is {SALT_BYTES} bytes, not {len(salt)}")
+            raise CommitmentError(
+                words(
+                    "a salt is {size} bytes, not {count}",
+                    size=SALT_BYTES,
+                    count=len(salt),
+                )
+            )
         salts.append(salt.hex())
     return _build(tuple(deck), tuple(salts))

@@ -77,6 +77,17 @@ def two_factor_login(db):
     return login_with_two_factor
 
 
+def pytest_sessionstart(session):
+    """The translations compiled from their .po files when those changed since (``make install``
+    does it too; a direct pytest run after editing a .po would otherwise read stale .mo files).
+    Once, in the run's main process: the workers start after it."""
+    if hasattr(session.config, "workerinput"):
+        return
+    from django.core.management import call_command
+
+    call_command("compilemessages", verbosity=0)
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests that need Redis run only where REDIS_URL names one (CI's second pass)."""
     if os.environ.get("REDIS_URL"):

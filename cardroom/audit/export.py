@@ -14,11 +14,14 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from cardroom.audit.views import _context, auditor_only
+from cardroom.language import said
 from cardroom.models import Table
 from cardroom.past_hands import FORMATS, streamed
 from cardroom.tables.export import Period, hand_records, hands_between
+from games.words import sentence_of
 
 __all__ = ["hands_export"]
 
@@ -32,13 +35,16 @@ def hands_export(request: HttpRequest) -> HttpResponseBase:
     kind = request.GET.get("format", "jsonl")
     raw_table = request.GET.get("table", "")
     table_id = int(raw_table) if raw_table.isdigit() else None
-    error = "" if table_id is not None or not raw_table else f"{raw_table!r} is not a table's id"
+    error = ""
+    if table_id is None and raw_table:
+        # Translators: %(table)s is what was typed, in quotes.
+        error = _("%(table)s is not a table's id") % {"table": repr(raw_table)}
     try:
         period = Period.parse(start, end)
     except ValueError as problem:
-        error = str(problem)
+        error = said(sentence_of(problem))
     if kind not in FORMATS:
-        error = "The format is jsonl or text."
+        error = _("The format is jsonl or text.")
     if "download" in request.GET and not error:
         content_type, suffix, lines = FORMATS[kind]
         records = hand_records(hands_between(period, table_id=table_id), audit=True)
@@ -46,7 +52,7 @@ def hands_export(request: HttpRequest) -> HttpResponseBase:
         name = f"hands-{period.start:%Y-%m-%d}-{last:%Y-%m-%d}"
         name += f"-table-{table_id}" if table_id else ""
         return streamed(request, lines(records), content_type, f"{name}.{suffix}")
-    context = _context(request, "Export hands")
+    context = _context(request, _("Export hands"))
     context.update(
         start=start,
         end=end,

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import BigIntegerField, Case, Count, F, Q, QuerySet, Sum, When
 from django.db.models.functions import TruncDate
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import AccountKind, Transfer
 from cardroom.models import Hand, Table
@@ -116,7 +117,7 @@ def rake_report(*, start: date, end: date) -> RakeReport:
         entry = {
             "day": row["day"],
             "table_id": row["table_id"],
-            "table": table.name if table else "(no table)",
+            "table": table.name if table else _("(no table)"),
             "game": game,
             "transfers": row["count"],
             "cents": row["cents"],

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import LedgerAudit
 from cardroom.audit.reports import MAX_DAYS, RakeReport, hand_transfers, rake_chart, rake_report
@@ -50,11 +51,18 @@ def _range(request: HttpRequest) -> tuple[date, date, str]:
         start = date.fromisoformat(request.GET.get("from") or str(today - timedelta(29)))
         end = date.fromisoformat(request.GET.get("to") or str(today))
     except ValueError:
-        return today - timedelta(29), today, "Dates are written YYYY-MM-DD, such as 2025-01-31."
+        return (
+            today - timedelta(29),
+            today,
+            _("Dates are written YYYY-MM-DD, such as 2025-01-31."),
+        )
     if end < start:
-        return start, end, f"The range ends ({end}) before it starts ({start})."
+        # Translators: %(end)s and %(start)s are dates written YYYY-MM-DD.
+        backwards = _("The range ends (%(end)s) before it starts (%(start)s).")
+        return start, end, backwards % {"end": end, "start": start}
     if (end - start).days >= MAX_DAYS:
-        return start, end, f"A report covers at most {MAX_DAYS} days."
+        too_long = _("A report covers at most %(days)s days.")
+        return start, end, too_long % {"days": MAX_DAYS}
     return start, end, ""
 
 
@@ -71,7 +79,7 @@ def _report(request: HttpRequest) -> tuple[RakeReport | None, date, date, str]:
 def rake_report_page(request: HttpRequest) -> HttpResponse:
     """Rake by day, table and game, with totals and a chart of rake over time."""
     report, start, end, error = _report(request)
-    context = _context(request, "Rake report")
+    context = _context(request, _("Rake report"))
     context.update(
         report=report,
         start=start,
@@ -124,12 +132,18 @@ def rake_hands(request: HttpRequest) -> HttpResponse:
         table_id = None if raw_table in ("", "none") else int(raw_table)
     except ValueError:
         return HttpResponse(
-            "Give day=YYYY-MM-DD and table=<id> (or none).",
+            _("Give day=YYYY-MM-DD and table=<id> (or none)."),
             status=400,
             content_type="text/plain; charset=utf-8",
         )
     hands = hand_transfers(day=day, table_id=table_id)
     table = Table.objects.filter(pk=table_id).first() if table_id is not None else None
-    context = _context(request, f"Rake on {day}: {table.name if table else 'no table'}")
+    if table is not None:
+        # Translators: %(day)s is a date written YYYY-MM-DD, %(table)s a table's name.
+        title = _("Rake on %(day)s: %(table)s") % {"day": day, "table": table.name}
+    else:
+        # Translators: %(day)s is a date written YYYY-MM-DD.
+        title = _("Rake on %(day)s: no table") % {"day": day}
+    context = _context(request, title)
     context.update(day=day, table=table, hands=hands, total=sum(h["rake"] for h in hands))
     return TemplateResponse(request, "admin/cardroom/rake_hands.html", context)

@@ -21,6 +21,7 @@ from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import engine_for
 from cardroom.tables.runtime import journal_restore, table_apply, table_create
 from games.engine import ConfigError, IllegalAction
+from games.words import words
 
 __all__ = [
     "operator_log",
@@ -47,7 +48,7 @@ def operator_log(
         raise ValueError(f"unknown operator action {kind!r}")
     reason = reason.strip()
     if not reason:
-        raise ValueError("every operator action needs a reason")
+        raise ValueError(words("every operator action needs a reason"))
     return OperatorAction.objects.create(
         actor=actor, kind=kind, table=table, reason=reason, details=dict(details or {})
     )
@@ -111,16 +112,28 @@ def table_timers_change(
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status == TableStatus.CLOSED:
-            raise IllegalAction("this table is closed")
+            raise IllegalAction(words("this table is closed"))
         current = table_timer_names(table=table)
         if not current:
-            raise IllegalAction(f"{table.get_game_display()} tables have no timers to change")
+            game = str(table.get_game_display())
+            # Translators: {game} is a game's name, such as "Chinese Poker".
+            raise IllegalAction(words("{game} tables have no timers to change", game=game))
         for name in timers:
             if name not in current:
-                raise ConfigError(f"{name} is not a timer; timers: {', '.join(current)}")
+                raise ConfigError(
+                    words(
+                        # Translators: {name} and {timers} are options' names, kept in English.
+                        "{name} is not a timer; timers: {timers}",
+                        name=name,
+                        timers=", ".join(current),
+                    )
+                )
         hand = _hand_in_play(table)
         if hand is not None:
-            raise IllegalAction(f"hand {hand.number} is in play: change the timers between hands")
+            raise IllegalAction(
+                # Translators: {hand} is the hand's number.
+                words("hand {hand} is in play: change the timers between hands", hand=hand.number)
+            )
         engine = engine_for(table.game)
         options = {**table.config, **timers}
         config = engine.make_config(table.preset, options)
@@ -132,7 +145,7 @@ def table_timers_change(
         if {k: v for k, v in dumped.items() if k != "config"} != unchanged or (
             game.load(dumped).config != config
         ):
-            raise IllegalAction("this table's state cannot take new timers; nothing changed")
+            raise IllegalAction(words("this table's state cannot take new timers; nothing changed"))
         before = {name: current[name] for name in timers}
         table.config = options
         table.state = dumped
@@ -159,7 +172,7 @@ def _seat_action(
             .first()
         )
         if occupant is None:
-            raise IllegalAction(f"nobody sits in seat {seat}")
+            raise IllegalAction(words("nobody sits in seat {seat}", seat=seat))
         outcome = table_apply(table_id=table_id, action={"kind": action, "seat": seat})
         return operator_log(
             actor=actor,
@@ -206,11 +219,17 @@ def table_bots_change(*, actor: User, table_id: int, bots: int, reason: str) -> 
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status == TableStatus.CLOSED:
-            raise IllegalAction("this table is closed")
+            raise IllegalAction(words("this table is closed"))
         seats = len(table.state.get("seats", ()))
         most = max(seats - 1, 0)  # the bots always leave a seat for a person
         if isinstance(bots, bool) or not isinstance(bots, int) or not 0 <= bots <= most:
-            raise ConfigError(f"bots must be a whole number from 0 to {most}, not {bots!r}")
+            raise ConfigError(
+                words(
+                    "bots must be a whole number from 0 to {most}, not {bots}",
+                    most=most,
+                    bots=repr(bots),
+                )
+            )
         before = table.bots
         table.bots = bots
         table.save(update_fields=["bots", "updated"])
@@ -251,7 +270,7 @@ PLAY_CHANGES = {
 def table_play_change(*, actor: User, table_id: int, what: str, reason: str) -> OperatorAction:
     """Pause, resume or close a table, or void its hand in play; logged with the reason."""
     if not reason.strip():
-        raise ValueError("every operator action needs a reason")
+        raise ValueError(words("every operator action needs a reason"))
     with transaction.atomic():
         if what == "void":
             details = control.hand_void(table_id=table_id, reason=reason.strip())

@@ -20,8 +20,26 @@ from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import engine_for
 from cardroom.tables.runtime import Outcome, journal_restore, locked_table, moment_of, settle
 from games.engine import IllegalAction
+from games.words import Sentence, words
 
 __all__ = ["hand_void", "table_close", "table_pause", "table_resume"]
+
+
+#: A table's status as the refusals name it (the status codes, said in the reader's language).
+STATUS_WORDS: dict[str, Sentence] = {
+    # Translators: a table's status, as in "this one is open".
+    TableStatus.OPEN: words("open"),
+    # Translators: a table's status, as in "this one is paused".
+    TableStatus.PAUSED: words("paused"),
+    # Translators: a table's status, as in "this table is already closing".
+    TableStatus.CLOSING: words("closing"),
+    # Translators: a table's status, as in "this table is already closed".
+    TableStatus.CLOSED: words("closed"),
+}
+
+
+def _status(table: Table) -> str:
+    return STATUS_WORDS.get(table.status, table.status)
 
 
 def _locked(table_id: int) -> Table:
@@ -41,7 +59,10 @@ def table_pause(*, table_id: int) -> Outcome:
     """Finish the hand in play, deal no more; the clock stops once the table is between hands."""
     table = _locked(table_id)
     if table.status != TableStatus.OPEN:
-        raise IllegalAction(f"only an open table can be paused; this one is {table.status}")
+        raise IllegalAction(
+            # Translators: {status} is the table's status (open, paused, closing, closed).
+            words("only an open table can be paused; this one is {status}", status=_status(table))
+        )
     table.status = TableStatus.PAUSED
     return _resettle(table, timezone.now())
 
@@ -51,7 +72,10 @@ def table_resume(*, table_id: int) -> Outcome:
     """Open a paused table again: a held clock starts at once, a waiting deal is dealt."""
     table = _locked(table_id)
     if table.status != TableStatus.PAUSED:
-        raise IllegalAction(f"only a paused table can be resumed; this one is {table.status}")
+        raise IllegalAction(
+            # Translators: {status} is the table's status (open, paused, closing, closed).
+            words("only a paused table can be resumed; this one is {status}", status=_status(table))
+        )
     table.status = TableStatus.OPEN
     now = timezone.now()
     outcome = _resettle(table, now)
@@ -70,7 +94,8 @@ def table_close(*, table_id: int) -> Outcome:
     """
     table = _locked(table_id)
     if table.status in (TableStatus.CLOSING, TableStatus.CLOSED):
-        raise IllegalAction(f"this table is already {table.status}")
+        # Translators: {status} is the table's status (closing or closed).
+        raise IllegalAction(words("this table is already {status}", status=_status(table)))
     table.status = TableStatus.CLOSING
     return _resettle(table, timezone.now())
 
@@ -87,9 +112,9 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     table = _locked(table_id)
     hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
     if hand is None:
-        raise IllegalAction("there is no hand in play to void")
+        raise IllegalAction(words("there is no hand in play to void"))
     if table.rest_state is None:
-        raise IllegalAction("this table has no point between hands to return to")
+        raise IllegalAction(words("this table has no point between hands to return to"))
     now = timezone.now()
     since = Transfer.objects.filter(table_id=table.pk, id__gt=table.rest_transfer)
     reversals = [

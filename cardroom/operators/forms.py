@@ -17,8 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.money import format_cents
+from cardroom.language import said
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.names import family_name, preset_name
 from cardroom.tables.engines import PACKAGES, engine_for
@@ -29,6 +32,7 @@ from games.guts.config import MATCH_CAP_FAMILIES, match_cap_for
 from games.three_card_poker import exact_odds
 from games.three_card_poker.config import PRESETS as TCP_PRESETS
 from games.three_card_poker.odds import decimal_text
+from games.words import sentence_of
 
 __all__ = [
     "BotsForm",
@@ -65,10 +69,13 @@ GUTS_ANTES = (10, 25, 50, 100, 200, 500)
 
 def _reason_field() -> forms.CharField:
     return forms.CharField(
+        label=gettext_lazy("Reason"),
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Why: it goes in the operator log, which auditors read.",
-        error_messages={"required": "Give a reason: every operator action is logged with one."},
+        help_text=gettext_lazy("Why: it goes in the operator log, which auditors read."),
+        error_messages={
+            "required": gettext_lazy("Give a reason: every operator action is logged with one.")
+        },
     )
 
 
@@ -83,8 +90,11 @@ class OptionSpec:
 
     @property
     def label(self) -> str:
+        # The option's name in words, from the config's field (kept in English: a new option
+        # shows without a translation); money says it is typed in dollars.
         words = self.name.replace("_", " ").capitalize()
-        return f"{words} ($)" if self.is_money else words
+        # Translators: %(option)s is an option's name, typed in dollars.
+        return _("%(option)s ($)") % {"option": words} if self.is_money else words
 
     @property
     def is_money(self) -> bool:
@@ -105,9 +115,9 @@ def _shown(value: Any) -> str:
     if isinstance(value, tuple):
         return ",".join(str(item) for item in value)
     if value is None:
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return str(value)
 
 
@@ -135,7 +145,7 @@ def option_specs(game: str, preset: str) -> list[OptionSpec]:
     probe = PROBES.get(game, {})
     config = engine.make_config(preset, probe)
     doubled = {name: value * 2 for name, value in probe.items()}
-    other = {name: value for name, _, value in _leaves(engine.make_config(preset, doubled))}
+    other = {name: value for name, _type, value in _leaves(engine.make_config(preset, doubled))}
     specs = []
     for name, annotation, value in _leaves(config):
         kind = _kind(annotation, value)
@@ -174,22 +184,27 @@ def stakes_choices(game: str, preset: str) -> list[tuple[str, str, dict[str, Any
                     cap = match_cap_for(ante, family)
                 except ConfigError:
                     continue  # seed 004 lists four stakes only
-                label = (
-                    f"{family_name(family)}: {format_cents(ante)} ante,"
-                    f" match cap {format_cents(cap)}"
-                )
+                # Translators: %(family)s names a ladder of match caps; the rest are amounts.
+                label = _("%(family)s: %(ante)s ante, match cap %(cap)s") % {
+                    "family": family_name(family),
+                    "ante": format_cents(ante),
+                    "cap": format_cents(cap),
+                }
                 choices.append(
                     (f"{family}-{ante}", label, {"ante": ante, "match_cap_family": family})
                 )
     elif "ante" in names:
         for ante in GUTS_ANTES:
-            choices.append((f"ante-{ante}", f"{format_cents(ante)} ante", {"ante": ante}))
+            label = _("%(ante)s ante") % {"ante": format_cents(ante)}
+            choices.append((f"ante-{ante}", label, {"ante": ante}))
     elif game == "chinese_poker":
         for key, config in CHINESE_PRESETS.items():
-            label = (
-                f"{format_cents(config.unit)} unit, buy-in {format_cents(config.min_buy_in)},"
-                f" fee {format_cents(config.hand_fee)}"
-            )
+            # Translators: Chinese Poker stakes; %(unit)s, %(buy_in)s and %(fee)s are amounts.
+            label = _("%(unit)s unit, buy-in %(buy_in)s, fee %(fee)s") % {
+                "unit": format_cents(config.unit),
+                "buy_in": format_cents(config.min_buy_in),
+                "fee": format_cents(config.hand_fee),
+            }
             choices.append((key, label, {"unit": config.unit}))
     elif game == "three_card_poker":
         seen = set()
@@ -202,11 +217,13 @@ def stakes_choices(game: str, preset: str) -> list[tuple[str, str, dict[str, Any
             if tuple(limits.values()) in seen:
                 continue
             seen.add(tuple(limits.values()))
-            label = (
-                f"{preset_name(key)}: Ante {format_cents(tcp.min_ante)} to"
-                f" {format_cents(tcp.max_ante)},"
-                f" Pair Plus to {format_cents(tcp.max_pair_plus)}"
-            )
+            # Translators: Three Card Poker stakes; "Ante" and "Pair Plus" are the bets' names.
+            label = _("%(preset)s: Ante %(least)s to %(most)s, Pair Plus to %(pair_plus)s") % {
+                "preset": preset_name(key),
+                "least": format_cents(tcp.min_ante),
+                "most": format_cents(tcp.max_ante),
+                "pair_plus": format_cents(tcp.max_pair_plus),
+            }
             choices.append((key, label, limits))
     return choices
 
@@ -259,17 +276,27 @@ class DollarsField(forms.CharField):
         try:
             return cents_from_dollars(text)
         except ValueError as error:
-            raise forms.ValidationError(f"{error} (type dollars, such as 2.50)") from error
+            # Translators: %(error)s says what is wrong with the amount typed.
+            typed = _("%(error)s (type dollars, such as 2.50)")
+            raise forms.ValidationError(
+                typed % {"error": said(sentence_of(error))}, code="dollars"
+            ) from error
 
 
 def _option_field(spec: OptionSpec) -> forms.Field:
-    help_text = f"Preset: {spec.preset_value}." if spec.preset_value else "Follows the stakes."
+    if spec.preset_value:
+        # Translators: %(value)s is the preset's value of an option.
+        help_text = _("Preset: %(value)s.") % {"value": spec.preset_value}
+    else:
+        help_text = _("Follows the stakes.")
     common: dict[str, Any] = {"required": False, "label": spec.label, "help_text": help_text}
     if spec.kind == "bool":
-        return forms.ChoiceField(choices=[("", "(preset)"), ("yes", "yes"), ("no", "no")], **common)
+        return forms.ChoiceField(
+            choices=[("", _("(preset)")), ("yes", _("yes")), ("no", _("no"))], **common
+        )
     if spec.choices:
         return forms.ChoiceField(
-            choices=[("", "(preset)"), *((c, c) for c in spec.choices)], **common
+            choices=[("", _("(preset)")), *((c, c) for c in spec.choices)], **common
         )
     if spec.is_money:
         return DollarsField(**common)
@@ -278,14 +305,14 @@ def _option_field(spec: OptionSpec) -> forms.Field:
     if spec.kind == "float":
         return forms.FloatField(**common)
     if spec.kind == "payouts":
-        common["help_text"] = f"Payouts to one, comma-separated. {help_text}"
+        common["help_text"] = f"{_('Payouts to one, comma-separated.')} {help_text}"
     return forms.CharField(max_length=200, **common)
 
 
 class TableCreateForm(forms.Form):
     """A new table of one game and preset: a name, the stakes, any options, bots, a reason."""
 
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
 
     def __init__(self, *args: Any, game: str, preset: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -296,18 +323,19 @@ class TableCreateForm(forms.Form):
             raise ValueError(f"unknown preset {preset!r} of {game}")
         self.game, self.preset, self.engine = game, preset, engine
         self.specs = option_specs(game, preset)
-        self.stakes = {key: options for key, _, options in stakes_choices(game, preset)}
+        self.stakes = {key: options for key, _label, options in stakes_choices(game, preset)}
         if self.stakes:
             self.fields["stakes"] = forms.ChoiceField(
+                label=_("Stakes"),
                 required=False,
-                choices=[("", "(preset)")]
-                + [(key, label) for key, label, _ in stakes_choices(game, preset)],
-                help_text="A stakes preset of the rules; any option below overrides it.",
+                choices=[("", _("(preset)"))]
+                + [(key, label) for key, label, _options in stakes_choices(game, preset)],
+                help_text=_("A stakes preset of the rules; any option below overrides it."),
             )
         for spec in self.specs:
             self.fields[spec.name] = _option_field(spec)
         self.fields["bots"] = forms.IntegerField(
-            min_value=0, initial=0, help_text="Seats kept filled by house bots."
+            label=_("Bots"), min_value=0, initial=0, help_text=_("Seats kept filled by house bots.")
         )
         self.fields["reason"] = _reason_field()
         self.config: Any = None
@@ -332,13 +360,21 @@ class TableCreateForm(forms.Form):
         try:
             self.config = self.engine.make_config(self.preset, self.option_values())
         except ConfigError as error:
+            # The option is found in the English (options are named in English); the message
+            # is shown in the reader's language.
             field = config_error_field(str(error), {spec.name for spec in self.specs})
-            self.add_error(field, str(error))
+            self.add_error(field, said(sentence_of(error)))
             return data
         seats = getattr(self.config, "seats", None)
         bots = data.get("bots") or 0
         if isinstance(seats, int) and bots > seats - 1:
-            self.add_error("bots", f"at most {seats - 1} bots: one seat is kept for a person")
+            most = seats - 1
+            too_many = ngettext(
+                "at most %(count)s bots: one seat is kept for a person",
+                "at most %(count)s bots: one seat is kept for a person",
+                most,
+            )
+            self.add_error("bots", too_many % {"count": most})
         return data
 
 
@@ -367,15 +403,18 @@ class TimersForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not self.errors and not self.changed_timers():
-            raise forms.ValidationError("No timer changed: nothing to do.")
+            raise forms.ValidationError(_("No timer changed: nothing to do."), code="unchanged")
         return data
 
 
 class SeatForm(forms.Form):
     """Sit a player out, or remove them; the game decides when it takes effect."""
 
-    seat = forms.IntegerField(min_value=0)
-    action = forms.ChoiceField(choices=[("sit_out", "Sit out"), ("leave", "Remove")])
+    seat = forms.IntegerField(label=gettext_lazy("Seat"), min_value=0)
+    action = forms.ChoiceField(
+        label=gettext_lazy("Action"),
+        choices=[("sit_out", gettext_lazy("Sit out")), ("leave", gettext_lazy("Remove"))],
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -386,12 +425,13 @@ class PlayForm(forms.Form):
     """Pause, resume or close the table, or void the hand in play."""
 
     action = forms.ChoiceField(
+        label=gettext_lazy("Action"),
         choices=[
-            ("pause", "Pause (finish the hand, deal no more)"),
-            ("resume", "Resume"),
-            ("close", "Close (finish the hand, cash everyone out)"),
-            ("void", "Void the hand in play (every chip goes back)"),
-        ]
+            ("pause", gettext_lazy("Pause (finish the hand, deal no more)")),
+            ("resume", gettext_lazy("Resume")),
+            ("close", gettext_lazy("Close (finish the hand, cash everyone out)")),
+            ("void", gettext_lazy("Void the hand in play (every chip goes back)")),
+        ],
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -402,7 +442,7 @@ class PlayForm(forms.Form):
 class BotsForm(forms.Form):
     """How many seats house bots keep filled."""
 
-    bots = forms.IntegerField(min_value=0)
+    bots = forms.IntegerField(label=gettext_lazy("Bots"), min_value=0)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

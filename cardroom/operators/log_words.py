@@ -10,12 +10,24 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
+
 from accounts.money import format_cents
 from cardroom.models import Game, OperatorAction, OperatorActionKind
 from cardroom.operators.forms import MONEY as _MONEY
 from cardroom.presentation.names import family_name, preset_name
 
 __all__ = ["action_words"]
+
+#: A table's status as the log says it ("The table is now paused").
+STATUS_WORDS: dict[str, Promise] = {
+    "open": pgettext_lazy("the table is now", "open"),
+    "paused": pgettext_lazy("the table is now", "paused"),
+    "closing": pgettext_lazy("the table is now", "closing"),
+    "closed": pgettext_lazy("the table is now", "closed"),
+    "changed": pgettext_lazy("the table is now", "changed"),
+}
 
 
 def _name(key: str) -> str:
@@ -24,15 +36,16 @@ def _name(key: str) -> str:
 
 def _value(key: str, value: Any) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if key in _MONEY and isinstance(value, int):
         return format_cents(value)
     if key == "match_cap_family" and isinstance(value, str):
         return family_name(value)
     if key.endswith("seconds") and isinstance(value, int | float):
-        return f"{value:g} s"
+        # Translators: a number of seconds, "8 s".
+        return gettext("%(seconds)s s") % {"seconds": f"{value:g}"}
     if isinstance(value, list | tuple):
-        return ", ".join(str(item) for item in value) or "none"
+        return ", ".join(str(item) for item in value) or pgettext("no items", "none")
     return str(value)
 
 
@@ -49,7 +62,13 @@ def _created(details: Mapping[str, Any]) -> str:
         # Sorted: PostgreSQL's jsonb does not keep the keys' order.
         words += "; " + ", ".join(f"{_name(k)} {_value(k, v)}" for k, v in sorted(options.items()))
     bots = details.get("bots") or 0
-    return words + (f"; {bots} bot{'s' if bots != 1 else ''}" if bots else "")
+    if not bots:
+        return words
+    # Translators: a new table's game and settings, then its house bots: "...; 2 bots".
+    return ngettext("%(words)s; %(count)s bot", "%(words)s; %(count)s bots", bots) % {
+        "words": words,
+        "count": bots,
+    }
 
 
 def _timers(details: Mapping[str, Any]) -> str:
@@ -62,23 +81,40 @@ def _timers(details: Mapping[str, Any]) -> str:
 
 def _seat(details: Mapping[str, Any]) -> str:
     player = details.get("player")
-    return f"Seat {details['seat']}" + (f" ({player})" if player else "")
+    if player:
+        return gettext("Seat %(seat)s (%(player)s)") % {"seat": details["seat"], "player": player}
+    return gettext("Seat %(seat)s") % {"seat": details["seat"]}
 
 
 def _bots(details: Mapping[str, Any]) -> str:
-    words = f"Bots {details.get('before')} → {details.get('after')}"
+    values = {"before": details.get("before"), "after": details.get("after")}
     leaving = details.get("leaving") or []
-    return words + (f"; leaving: {', '.join(leaving)}" if leaving else "")
+    if leaving:
+        # Translators: the house bots before and after, and the bots that leave.
+        return gettext("Bots %(before)s → %(after)s; leaving: %(players)s") % {
+            **values,
+            "players": ", ".join(leaving),
+        }
+    # Translators: the house bots before and after a change, "Bots 0 → 2".
+    return gettext("Bots %(before)s → %(after)s") % values
 
 
 def _status(details: Mapping[str, Any]) -> str:
-    return f"The table is now {details.get('status', 'changed')}"
+    status = str(details.get("status", "changed"))
+    found = STATUS_WORDS.get(status)
+    return gettext("The table is now %(status)s") % {
+        "status": status if found is None else str(found)
+    }
 
 
 def _void(details: Mapping[str, Any]) -> str:
     returned = details.get("returned")
-    words = f"Hand {details.get('hand')} voided"
-    return words + (f"; {format_cents(returned)} returned" if isinstance(returned, int) else "")
+    if isinstance(returned, int):
+        return gettext("Hand %(hand)s voided; %(amount)s returned") % {
+            "hand": details.get("hand"),
+            "amount": format_cents(returned),
+        }
+    return gettext("Hand %(hand)s voided") % {"hand": details.get("hand")}
 
 
 _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {

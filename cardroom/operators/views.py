@@ -15,9 +15,11 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from cardroom.language import said
 from cardroom.models import Game, OperatorAction, Seat, Table, TableStatus
 from cardroom.operators import (
     operator_table_create,
@@ -39,6 +41,7 @@ from cardroom.operators.forms import (
 from cardroom.tables.engines import PACKAGES, engine_for
 from cardroom.tables.selectors import table_state
 from games.engine import ConfigError
+from games.words import sentence_of
 
 __all__ = [
     "operator_log_page",
@@ -140,9 +143,9 @@ def table_new(request: HttpRequest) -> HttpResponse:
             reason=form.cleaned_data["reason"],
         )
     except ConfigError as error:  # pragma: no cover (the form built the same config)
-        form.add_error(None, str(error))
+        form.add_error(None, said(sentence_of(error)))
         return render(request, "operators/table_new.html", context, status=400)
-    messages.success(request, f"Table {table.name} is open.")
+    messages.success(request, _("Table %(name)s is open.") % {"name": table.name})
     return redirect("operators-table", table_id=table.pk)
 
 
@@ -181,7 +184,8 @@ def _operate(
         try:
             done = act(_user(request), form.cleaned_data)
         except ValueError as error:
-            form.add_error(None, str(error))
+            # The refusal in the reader's language (the rules' sentences, games.words).
+            form.add_error(None, said(sentence_of(error)))
         else:
             messages.success(request, done)
             return redirect("operators-table", table_id=table.pk)
@@ -198,7 +202,7 @@ def table_timers(request: HttpRequest, table_id: int) -> HttpResponse:
     def act(actor: User, data: dict[str, Any]) -> str:
         timers = form.changed_timers()
         table_timers_change(actor=actor, table_id=table.pk, timers=timers, reason=data["reason"])
-        return "Timers changed."
+        return _("Timers changed.")
 
     return _operate(request, table, form, "timers_form", act)
 
@@ -212,7 +216,9 @@ def table_seat(request: HttpRequest, table_id: int) -> HttpResponse:
     def act(actor: User, data: dict[str, Any]) -> str:
         service = seat_sit_out if data["action"] == "sit_out" else seat_remove
         done = service(actor=actor, table_id=table.pk, seat=data["seat"], reason=data["reason"])
-        return f"{done.get_kind_display()}: seat {done.details['seat']}."
+        # Translators: %(action)s is what was done, such as "Player sat out".
+        done_words = _("%(action)s: seat %(seat)s.")
+        return done_words % {"action": done.get_kind_display(), "seat": done.details["seat"]}
 
     form = SeatForm(request.POST, auto_id=SEAT_ID)
     return _operate(request, table, form, "seat_form", act)
@@ -226,7 +232,7 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
 
     def act(actor: User, data: dict[str, Any]) -> str:
         table_bots_change(actor=actor, table_id=table.pk, bots=data["bots"], reason=data["reason"])
-        return f"Bots: {data['bots']}."
+        return _("Bots: %(bots)s.") % {"bots": data["bots"]}
 
     form = BotsForm(request.POST, auto_id=BOTS_ID)
     return _operate(request, table, form, "bots_form", act)

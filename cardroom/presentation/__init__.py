@@ -8,30 +8,37 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
+
 from accounts.money import format_cents
+from cardroom.presentation.hand_words import SUIT_NAMES, hand_name
+from games.words import words
 
 __all__ = ["ActionButton", "CardFace", "cents_from_dollars", "describe_table"]
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+SUIT_LETTERS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 RANK_LABELS = {"T": "10"}
 
-PHASE_WORDS = {
-    "waiting": "Waiting for players",
-    "pause": "Next hand shortly",
-    "ante": "Antes, please",
-    "deal": "Dealing",
-    "declare": "In or Out?",
-    "stage_over": "Stage result",
-    "pass": "Pass a card to the left",
-    "showdown": "Showdown",
-    "betting": "Place your bets",
-    "decide": "Play or fold?",
-    "set": "Set your hand",
-    "idle": "Waiting for bets",
+#: The phase of the hand as the table shows it (said when shown: see ``translated``).
+PHASE_WORDS: dict[str, str | Promise] = {
+    "waiting": gettext_lazy("Waiting for players"),
+    "pause": gettext_lazy("Next hand shortly"),
+    "ante": gettext_lazy("Antes, please"),
+    "deal": gettext_lazy("Dealing"),
+    "declare": gettext_lazy("In or Out?"),
+    "stage_over": gettext_lazy("Stage result"),
+    "pass": gettext_lazy("Pass a card to the left"),
+    "showdown": gettext_lazy("Showdown"),
+    "betting": gettext_lazy("Place your bets"),
+    "decide": gettext_lazy("Play or fold?"),
+    "set": gettext_lazy("Set your hand"),
+    "idle": gettext_lazy("Waiting for bets"),
 }
 
 #: Phases in which someone must act before the deadline (the countdown turns red near its end
@@ -40,37 +47,47 @@ DECISION_PHASES = frozenset({"ante", "declare", "pass", "betting", "decide", "se
 
 #: A table the house has paused or is closing says so where the phase is shown: a paused table
 #: otherwise reads "Next hand shortly" under a countdown stuck at 0.
-TABLE_STATUS_WORDS = {
-    "paused": ("Paused by the house", "Play resumes when the house resumes the table."),
-    "closing": ("Closing", "The house is closing this table: it closes after this hand."),
-    "closed": ("Closed", "The house has closed this table."),
+TABLE_STATUS_WORDS: dict[str, tuple[str | Promise, str | Promise]] = {
+    "paused": (
+        gettext_lazy("Paused by the house"),
+        gettext_lazy("Play resumes when the house resumes the table."),
+    ),
+    "closing": (
+        pgettext_lazy("table status", "Closing"),
+        gettext_lazy("The house is closing this table: it closes after this hand."),
+    ),
+    "closed": (
+        pgettext_lazy("table status", "Closed"),
+        gettext_lazy("The house has closed this table."),
+    ),
 }
 
 #: Why the viewer's own seat is not playing, and what brings it back: a seat that only says
 #: "waiting" or "sitting out" leaves a new player wondering whether anything will happen.
-YOUR_STATUS_NOTES = {
-    "sitting_out": (
+YOUR_STATUS_NOTES: dict[str, str | Promise] = {
+    "sitting_out": gettext_lazy(
         "You are sitting out: you are not dealt in (after a missed ante or decision, a lost"
         " connection, or at your request). Press Sit in to play the next hand."
     ),
-    "waiting": "You are seated. You will be dealt in when the next hand begins.",
-    "seated": "You are seated. You will be dealt in when the next hand begins.",
+    "waiting": gettext_lazy("You are seated. You will be dealt in when the next hand begins."),
+    "seated": gettext_lazy("You are seated. You will be dealt in when the next hand begins."),
 }
 
 #: A game in stages (3-5-7, Nuts, Toh...) deals newcomers in at its next game, not its next deal.
-STAGED_WAITING = (
+STAGED_WAITING = gettext_lazy(
     "You are seated. This game is played in stages until someone takes the pot; you will be"
     " dealt in when the next game begins."
 )
 
-STATUS_WORDS = {
-    "in_hand": "in the hand",
-    "in_round": "in the round",
-    "in_game": "in the game",
-    "owes": "owes the pot",
-    "sitting_out": "sitting out",
-    "waiting": "waiting",
-    "leaving": "leaving",
+#: A seat's part in the game, under its player's name.
+STATUS_WORDS: dict[str, str | Promise] = {
+    "in_hand": pgettext_lazy("seat status", "in the hand"),
+    "in_round": pgettext_lazy("seat status", "in the round"),
+    "in_game": pgettext_lazy("seat status", "in the game"),
+    "owes": pgettext_lazy("seat status", "owes the pot"),
+    "sitting_out": pgettext_lazy("seat status", "sitting out"),
+    "waiting": pgettext_lazy("seat status", "waiting"),
+    "leaving": pgettext_lazy("seat status", "leaving"),
 }
 
 #: The table's game → the module that adds its own regions to the context (``describe``).
@@ -80,17 +97,24 @@ GAME_PRESENTATIONS = {
     "three_card_poker": "cardroom.presentation.tcp",
 }
 
-ACTION_LABELS = {
-    "ante": "Ante",
-    "decline": "Sit out this round",
-    "sit_out": "Sit out from the next hand",
-    "sit_in": "Deal me in again",
-    "leave": "Leave table",
+ACTION_LABELS: dict[str, str | Promise] = {
+    "ante": pgettext_lazy("button", "Ante"),
+    "decline": gettext_lazy("Sit out this round"),
+    "sit_out": gettext_lazy("Sit out from the next hand"),
+    "sit_in": gettext_lazy("Deal me in again"),
+    "leave": gettext_lazy("Leave table"),
 }
 
 #: Controls of the seat rather than of the hand: drawn apart, in a fixed place, so the hand's
 #: decisions do not jump about as they come and go between phases.
 SEAT_CONTROLS = frozenset({"sit_out", "sit_in", "leave", "top_up", "decline"})
+
+
+def translated(words: Mapping[str, str | Promise], key: str, default: str = "") -> str:
+    """``words[key]`` in the reader's language (the tables hold lazy translations: a page and
+    a socket each say them in their own reader's language), else ``default``."""
+    found = words.get(key)
+    return default if found is None else str(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +136,7 @@ class CardFace:
             text=text,
             label=RANK_LABELS.get(rank, rank),
             symbol=SUIT_SYMBOLS[suit],
-            suit=SUIT_NAMES[suit],
+            suit=str(SUIT_NAMES[SUIT_LETTERS[suit]]),
             red=suit in "dh",
             wild=bool(wild_ranks) and rank in wild_ranks,
         )
@@ -138,6 +162,11 @@ class ActionButton:
 DOLLARS = re.compile(
     r"\$?(?P<whole>\d{1,3}(?:,\d{3}){1,3}|\d{1,12})(?:\.(?P<cents>\d{1,2}))?", re.ASCII
 )
+#: The Spanish and Norwegian way: a decimal comma, thousands by spaces ("1 250,50"). A comma
+#: with one or two digits after it can only be a decimal comma (a thousands comma has three), so
+#: both ways are read whatever the page's language; a dot between thousands ("1.250") is
+#: refused rather than guessed, since in English it would be $1.25.
+DECIMAL_COMMA = re.compile(r"(?P<whole>\d{1,3}(?:[ \xa0]\d{3}){1,3}|\d{1,12}),(?P<cents>\d{1,2})")
 
 EXTRA_DECIMALS = re.compile(r"\$?[\d,]{1,16}\.\d{3,7}", re.ASCII)
 
@@ -147,21 +176,36 @@ def cents_from_dollars(text: object) -> int:
 
     >>> cents_from_dollars("200.5"), cents_from_dollars("3"), cents_from_dollars("$1,250.05")
     (20050, 300, 125005)
+    >>> cents_from_dollars("25,50"), cents_from_dollars("1 250,05 $"), cents_from_dollars("1,250")
+    (2550, 125005, 125000)
+    >>> cents_from_dollars("1.250")
+    Traceback (most recent call last):
+    ...
+    ValueError: an amount has at most two decimals: '1.250'
+
     >>> cents_from_dollars("1e999997")
     Traceback (most recent call last):
     ...
     ValueError: not an amount in dollars: '1e999997'
     """
     if isinstance(text, bool) or not isinstance(text, (str, int)):
-        raise ValueError("an amount is a number of dollars, such as 25 or 25.50")
+        raise ValueError(words("an amount is a number of dollars, such as 25 or 25.50"))
     typed = str(text).strip() if isinstance(text, str) else str(text)
     found = DOLLARS.fullmatch(typed) if len(typed) <= 24 else None
+    if found is None and len(typed) <= 24:
+        # "25,50 $", "$25,50", "1 250,50": the dollar sign on either side.
+        bare = typed.removeprefix("$").removesuffix("$").strip(" \xa0")
+        found = DECIMAL_COMMA.fullmatch(bare)
     if found is None:
-        shown = typed if len(typed) <= 24 else typed[:20] + "..."
-        if EXTRA_DECIMALS.fullmatch(shown):
-            raise ValueError(f"an amount has at most two decimals: {shown!r}")
-        raise ValueError(f"not an amount in dollars: {shown!r}")
-    whole = int(found["whole"].replace(",", ""))
+        typed_shown = typed if len(typed) <= 24 else typed[:20] + "..."
+        if EXTRA_DECIMALS.fullmatch(typed_shown):
+            raise ValueError(
+                # Translators: {amount} is what the player typed, in quotes.
+                words("an amount has at most two decimals: {amount}", amount=repr(typed_shown))
+            )
+        # Translators: {amount} is what the player typed, in quotes.
+        raise ValueError(words("not an amount in dollars: {amount}", amount=repr(typed_shown)))
+    whole = int(re.sub(r"[, \xa0]", "", found["whole"]))
     cents = int((found["cents"] or "0").ljust(2, "0"))
     return whole * 100 + cents
 
@@ -172,9 +216,10 @@ def _buttons(legal: list[dict[str, Any]]) -> list[ActionButton]:
         kind = action["kind"]
         if kind == "declare":
             for choice in action.get("choices", ("in", "out")):
+                label = pgettext("declare", "In") if choice == "in" else pgettext("declare", "Out")
                 buttons.append(
                     ActionButton(
-                        kind, "In" if choice == "in" else "Out", {"choice": choice},
+                        kind, label, {"choice": choice},
                         key=choice[0].upper(), primary=choice == "in",
                     )
                 )  # fmt: skip
@@ -182,7 +227,7 @@ def _buttons(legal: list[dict[str, Any]]) -> list[ActionButton]:
             low, high = action.get("min"), action.get("max")
             buttons.append(
                 ActionButton(
-                    kind, "Sit down" if kind == "sit" else "Add chips", {},
+                    kind, gettext("Sit down") if kind == "sit" else gettext("Add chips"), {},
                     amount_input={
                         "name": "buy_in" if kind == "sit" else "amount",
                         "min": low, "max": high,
@@ -195,15 +240,20 @@ def _buttons(legal: list[dict[str, Any]]) -> list[ActionButton]:
             )  # fmt: skip
         elif kind == "ante":
             amount = action.get("amount", 0)
-            label = f"Ante {format_cents(amount)}"
+            # Translators: the ante button, "Ante $1.00".
+            label = gettext("Ante %(amount)s") % {"amount": format_cents(amount)}
             buttons.append(ActionButton(kind, label, {}, key="A", primary=True))
         elif kind == "decline" and action.get("owed"):
-            label = (
-                f"Pay {format_cents(action['pays'])} of {format_cents(action['owed'])} and sit out"
-            )
+            # Translators: a seat that owes the pot pays what it can and sits out.
+            label = gettext("Pay %(pays)s of %(owed)s and sit out") % {
+                "pays": format_cents(action["pays"]),
+                "owed": format_cents(action["owed"]),
+            }
             buttons.append(ActionButton(kind, label, {}))
         else:
-            buttons.append(ActionButton(kind, ACTION_LABELS.get(kind, kind.replace("_", " ")), {}))
+            buttons.append(
+                ActionButton(kind, translated(ACTION_LABELS, kind, kind.replace("_", " ")), {})
+            )
     return buttons
 
 
@@ -220,7 +270,7 @@ def _confirm_leaving(buttons: list[ActionButton], *, holding: bool) -> list[Acti
     if not holding:
         return buttons
     return [
-        replace(button, confirm="Leave the table? Your hand in play will be folded.")
+        replace(button, confirm=gettext("Leave the table? Your hand in play will be folded."))
         if button.kind == "leave"
         else button
         for button in buttons
@@ -244,31 +294,37 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
                 "backs": range(max(0, entry.get("card_count", 0) - len(entry.get("cards") or up))),
                 "is_you": you is not None and entry["seat"] == you.get("seat"),
                 "stack_text": format_cents(entry.get("stack", 0)),
-                "status_text": STATUS_WORDS.get(entry.get("status", ""), entry.get("status", "")),
+                # The rules name a hand in English: said again in the reader's language.
+                **(
+                    {"hand": hand_name(entry["hand"])} if isinstance(entry.get("hand"), str) else {}
+                ),
+                "status_text": translated(
+                    STATUS_WORDS, entry.get("status", ""), entry.get("status", "")
+                ),
             }
         )
-    phase_words = PHASE_WORDS.get(view.get("phase", ""), view.get("phase", ""))
+    phase_words = translated(PHASE_WORDS, view.get("phase", ""), view.get("phase", ""))
     deadline = view.get("deadline")
     status = view.get("table", {}).get("status", "")
     house = TABLE_STATUS_WORDS.get(status)
     if house is not None and status != "closing":
         # Nothing runs on the clock while paused or closed: no countdown to show.
-        phase_words, deadline = house[0], None
+        phase_words, deadline = str(house[0]), None
     buttons = _confirm_leaving(
         _one_sit_out(_buttons((you or {}).get("legal_actions", []))),
         holding=bool((you or {}).get("cards")),
     )
     mine = next((seat for seat in seats if seat["is_you"]), None)
-    your_note = YOUR_STATUS_NOTES.get(mine.get("status", "")) if mine else None
+    your_note = translated(YOUR_STATUS_NOTES, mine.get("status", "")) if mine else None
     if your_note and mine and mine.get("status") == "waiting" and view.get("stage"):
-        your_note = STAGED_WAITING
+        your_note = str(STAGED_WAITING)
     context = {
         "your_note": your_note or "",
         "version": state["version"],
         "view": view,
         "phase": view.get("phase", ""),
         "phase_words": phase_words,
-        "house_note": house[1] if house else "",
+        "house_note": str(house[1]) if house else "",
         "decision": view.get("phase", "") in DECISION_PHASES and deadline is not None,
         "deadline": deadline,
         "pot_text": format_cents(view.get("pot", 0)),

@@ -19,47 +19,68 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.money import format_cents
-from cardroom.presentation import CardFace, _buttons
+from cardroom.presentation import CardFace, _buttons, translated
+from cardroom.presentation.event_words import foul_words
+from cardroom.presentation.hand_words import hand_name
 from games.cards import Card, parse_cards
 from games.chinese_poker import GAME, NATURAL_VALUES, find_natural
 from games.engine import IllegalAction
 from games.evaluators import rank_hand, rows_in_order
+from games.words import words
 
 __all__ = ["NATURAL_NAMES", "chinese_suggestion", "describe", "suggestion_html"]
 
-ROWS = (("front", "Front", 3), ("middle", "Middle", 5), ("back", "Back", 5))
+#: The rows: name, label (translated when drawn), size.
+ROWS: tuple[tuple[str, Promise, int], ...] = (
+    ("front", pgettext_lazy("chinese poker row", "Front"), 3),
+    ("middle", pgettext_lazy("chinese poker row", "Middle"), 5),
+    ("back", pgettext_lazy("chinese poker row", "Back"), 5),
+)
 
-NATURAL_NAMES = {
-    "thirteen_colors": "13 colors",
-    "dragon": "Dragon",
-    "twelve_colors": "12 colors",
-    "trips_five_pairs": "Three of a kind and 5 pairs",
-    "three_straights": "3 straights",
-    "three_flushes": "3 flushes",
-    "six_pairs": "6 pairs",
+#: The naturals (special hands), as a page names them (translated when shown: ``str()``).
+NATURAL_NAMES: dict[str, Promise] = {
+    "thirteen_colors": gettext_lazy("13 colors"),
+    "dragon": gettext_lazy("Dragon"),
+    "twelve_colors": gettext_lazy("12 colors"),
+    "trips_five_pairs": gettext_lazy("Three of a kind and 5 pairs"),
+    "three_straights": gettext_lazy("3 straights"),
+    "three_flushes": gettext_lazy("3 flushes"),
+    "six_pairs": gettext_lazy("6 pairs"),
 }
 
-PHASE_WORDS = {
-    "waiting": "Waiting for players",
-    "pause": "Next hand shortly",
-    "ready": "Dealing",
-    "setting": "Set your hand",
+PHASE_WORDS: dict[str, Promise] = {
+    "waiting": gettext_lazy("Waiting for players"),
+    "pause": gettext_lazy("Next hand shortly"),
+    "ready": gettext_lazy("Dealing"),
+    "setting": gettext_lazy("Set your hand"),
 }
 
 #: The seat's part in the hand, in words (the view's ``hand_status`` and ``result``).
-HAND_WORDS = {
-    "setting": "setting…",
-    "submitted": "set",
-    "surrendered": "surrendered",
-    "surrender": "surrendered",
-    "foul": "fouled",
-    "natural": "natural",
+HAND_WORDS: dict[str, str | Promise] = {
+    "setting": pgettext_lazy("chinese poker hand", "setting…"),
+    "submitted": pgettext_lazy("chinese poker hand", "set"),
+    "surrendered": pgettext_lazy("chinese poker hand", "surrendered"),
+    "surrender": pgettext_lazy("chinese poker hand", "surrendered"),
+    "foul": pgettext_lazy("chinese poker hand", "fouled"),
+    "natural": pgettext_lazy("chinese poker hand", "natural"),
     "regular": "",
 }
 
-STATUS_WORDS = {"playing": "in the hand", "seated": "seated", "sitting_out": "sitting out"}
+STATUS_WORDS: dict[str, Promise] = {
+    "playing": pgettext_lazy("seat status", "in the hand"),
+    "seated": pgettext_lazy("seat status", "seated"),
+    "sitting_out": pgettext_lazy("seat status", "sitting out"),
+}
+
+
+def natural_name(natural: str, default: str = "") -> str:
+    """A natural's name in the reader's language (``default`` for none or an unknown one)."""
+    return translated(NATURAL_NAMES, natural, default)
+
 
 #: Actions the board draws itself; the rest are ordinary buttons.
 BOARD_ACTIONS = frozenset({"set", "submit", "surrender", "declare_natural"})
@@ -67,7 +88,7 @@ BOARD_ACTIONS = frozenset({"set", "submit", "surrender", "declare_natural"})
 
 def _row_name(row: str, cards: Sequence[Card]) -> str:
     kind = "chinese_front" if row == "front" else "five_card"
-    return str(rank_hand(kind, cards))
+    return hand_name(str(rank_hand(kind, cards)))
 
 
 def _signed(units: int) -> str:
@@ -96,7 +117,7 @@ def _rows(rows: dict[str, list[str]]) -> tuple[list[dict[str, Any]], bool]:
         drawn.append(
             {
                 "name": name,
-                "label": label,
+                "label": str(label),
                 "faces": [CardFace.of(card) for card in rows[name]],
                 "hand": _row_name(name, cards),
                 "text": " ".join(rows[name]),
@@ -122,15 +143,15 @@ def _board(view: dict[str, Any], you: dict[str, Any]) -> dict[str, Any] | None:
         "hand": view.get("hand"),
         "editable": "set" in legal,
         "status": own.get("hand_status") or "",
-        "status_text": HAND_WORDS.get(own.get("hand_status") or "", ""),
+        "status_text": translated(HAND_WORDS, own.get("hand_status") or ""),
         "placed": you.get("rows") is not None,
         "rows": drawn,
         "foul": foul,
         "fields": {row["name"]: row["text"] for row in drawn},
         "natural": None
         if natural is None
-        else {"name": natural, "label": NATURAL_NAMES[natural], "value": NATURAL_VALUES[natural]},
-        "declared": NATURAL_NAMES.get(you.get("natural") or "", ""),
+        else {"name": natural, "label": natural_name(natural), "value": NATURAL_VALUES[natural]},
+        "declared": natural_name(you.get("natural") or ""),
         "can_surrender": "surrender" in legal,
         "can_declare": "declare_natural" in legal and natural is not None,
     }
@@ -151,13 +172,15 @@ def _pair_rows(
             cards = (winner.get("rows") or {}).get(name)
             if cards:
                 bonus = _row_name(name, parse_cards(cards))
-        drawn.append({"label": label, "units": won, "units_text": _signed(won), "bonus": bonus})
+        drawn.append(
+            {"label": str(label), "units": won, "units_text": _signed(won), "bonus": bonus}
+        )
     return drawn
 
 
 def _units(count: int) -> str:
     """ "1 unit", "3 units"."""
-    return f"{count} unit" if count == 1 else f"{count} units"
+    return ngettext("%(count)s unit", "%(count)s units", count) % {"count": count}
 
 
 def _pair_text(pair: dict[str, Any], names: dict[int, str], shown: dict[int, Any]) -> str:
@@ -166,24 +189,33 @@ def _pair_text(pair: dict[str, Any], names: dict[int, str], shown: dict[int, Any
     total, reason = pair["total"], pair["reason"]
     payer, winner = (second, first) if total > 0 else (first, second)
     units = abs(total)
+    values = {"winner": names[winner], "payer": names[payer], "units": _units(units)}
     if reason == "natural":
-        natural = NATURAL_NAMES.get(shown.get(winner, {}).get("natural") or "", "a natural")
-        return f"{names[winner]}'s {natural} wins {_units(units)} from {names[payer]}"
+        natural = natural_name(shown.get(winner, {}).get("natural") or "", gettext("a natural"))
+        # Translators: "ann's Dragon wins 13 units from ben" ({natural}: the natural's name).
+        return gettext("%(winner)s's %(natural)s wins %(units)s from %(payer)s") % {
+            **values,
+            "natural": natural,
+        }
     if reason == "natural_tie":
-        return "naturals of equal rank: nothing changes hands"
+        return gettext("naturals of equal rank: nothing changes hands")
     if reason == "surrender":
-        return f"{names[payer]} surrendered: pays {names[winner]} {_units(units)}"
+        return gettext("%(payer)s surrendered: pays %(winner)s %(units)s") % values
     if reason == "both_surrendered":
-        return "both surrendered: nothing changes hands"
+        return gettext("both surrendered: nothing changes hands")
     if reason == "foul":
         extra = units - 3
-        bonuses = f" (3 + {extra} in bonuses)" if extra else ""
-        return f"{names[payer]} fouled: pays {names[winner]} {_units(units)}{bonuses}"
+        if extra:
+            # Translators: a fouled hand pays 3 units and the winner's row bonuses.
+            return gettext(
+                "%(payer)s fouled: pays %(winner)s %(units)s (3 + %(extra)s in bonuses)"
+            ) % {**values, "extra": extra}
+        return gettext("%(payer)s fouled: pays %(winner)s %(units)s") % values
     if reason == "both_fouled":
-        return "both fouled: nothing changes hands"
+        return gettext("both fouled: nothing changes hands")
     if total == 0:
-        return "rows split evenly: nothing changes hands"
-    return f"{names[winner]} wins {_units(units)} from {names[payer]}"
+        return gettext("rows split evenly: nothing changes hands")
+    return gettext("%(winner)s wins %(units)s from %(payer)s") % values
 
 
 def _reveal(view: dict[str, Any], you_seat: int | None) -> dict[str, Any] | None:
@@ -192,10 +224,10 @@ def _reveal(view: dict[str, Any], you_seat: int | None) -> dict[str, Any] | None
     if result is None or view.get("phase") == "setting":
         return None
     seats = {entry["seat"]: entry for entry in view.get("seats", [])}
-    names = {number: entry.get("player") or f"seat {number}" for number, entry in seats.items()}
+    names = {number: entry.get("player") or _seat(number) for number, entry in seats.items()}
     in_hand = sorted(int(seat) for seat in result.get("units", {}))
     for number in in_hand:
-        names.setdefault(number, f"seat {number}")
+        names.setdefault(number, _seat(number))
     shown = {n: seats[n] for n in in_hand if n in seats and seats[n].get("result")}
     players = []
     for number in in_hand:
@@ -211,9 +243,9 @@ def _reveal(view: dict[str, Any], you_seat: int | None) -> dict[str, Any] | None
                 "player": names[number],
                 "is_you": number == you_seat,
                 "kind": kind,
-                "kind_text": HAND_WORDS.get(kind, kind),
-                "why": entry.get("why") or "",
-                "natural": NATURAL_NAMES.get(entry.get("natural") or "", ""),
+                "kind_text": translated(HAND_WORDS, kind, kind),
+                "why": foul_words(entry.get("why") or ""),
+                "natural": natural_name(entry.get("natural") or ""),
                 "rows": rows,
                 "units": units,
                 "units_text": _signed(units),
@@ -232,8 +264,8 @@ def _reveal(view: dict[str, Any], you_seat: int | None) -> dict[str, Any] | None
     ]
     payments = [
         {
-            "payer": names.get(payment["from"], f"seat {payment['from']}"),
-            "winner": names.get(payment["to"], f"seat {payment['to']}"),
+            "payer": names.get(payment["from"], _seat(payment["from"])),
+            "winner": names.get(payment["to"], _seat(payment["to"])),
             "amount_text": format_cents(payment["amount"]),
         }
         for payment in result.get("payments", [])
@@ -241,9 +273,14 @@ def _reveal(view: dict[str, Any], you_seat: int | None) -> dict[str, Any] | None
     return {"hand": view.get("hand"), "players": players, "pairs": pairs, "payments": payments}
 
 
+def _seat(number: object) -> str:
+    """A seat without a player's name: "seat 3"."""
+    return gettext("seat %(number)s") % {"number": number}
+
+
 def _seat_note(entry: dict[str, Any], phase: str) -> str:
     status = str(entry.get("hand_status") or "")
-    return HAND_WORDS.get(status, status) if phase == "setting" else ""
+    return translated(HAND_WORDS, status, status) if phase == "setting" else ""
 
 
 def describe(state: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
@@ -256,7 +293,7 @@ def describe(state: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
         seat["faces"] = []
         seat["backs"] = range(1 if seat.get("card_count") else 0)
         seat["hand"] = _seat_note(seat, phase)
-        seat["status_text"] = STATUS_WORDS.get(seat.get("status", ""), seat["status_text"])
+        seat["status_text"] = translated(STATUS_WORDS, seat.get("status", ""), seat["status_text"])
     legal = [
         {**action, "min": action.get("min", action.get("min_stack"))}
         for action in you.get("legal_actions", [])
@@ -264,7 +301,7 @@ def describe(state: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
     ]
     context.update(
         game_partial="cardroom/partials/_chinese_board.html",
-        phase_words=PHASE_WORDS.get(phase, phase),
+        phase_words=translated(PHASE_WORDS, phase, phase),
         buttons=_buttons(legal),
         your_faces=[],
         seated=False,
@@ -284,12 +321,12 @@ def chinese_suggestion(*, table_id: int, user_id: int) -> dict[str, Any]:
 
     table = Table.objects.get(pk=table_id)
     if table.game != "chinese_poker":
-        raise IllegalAction("suggestions are for Chinese Poker hands")
+        raise IllegalAction(words("suggestions are for Chinese Poker hands"))
     seat = seat_of(table=table, user_id=user_id)
     state = GAME.load(table.state)
     entry = state.entry(seat) if seat is not None and state.in_hand else None
     if seat is None or entry is None or entry.status != "setting":
-        raise IllegalAction("you have no hand being set")
+        raise IllegalAction(words("you have no hand being set"))
     rows = GAME.suggestion(state, seat)
     assert rows is not None
     return {"hand": state.hand_number, **rows}
@@ -303,7 +340,7 @@ def suggestion_html(answer: dict[str, Any]) -> str:
         "rows": rows,
         "foul": foul,
         "fields": {row["name"]: row["text"] for row in rows},
-        "natural": NATURAL_NAMES.get(answer.get("natural") or "", ""),
+        "natural": natural_name(answer.get("natural") or ""),
     }
     html: str = render_to_string(
         "cardroom/partials/_chinese_suggestion.html", {"suggestion": suggestion, "oob": True}

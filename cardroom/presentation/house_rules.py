@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
+
 from accounts.money import format_cents
 from cardroom.models import Table
 from cardroom.tables.engines import engine_for
@@ -19,76 +22,106 @@ def _money(value: Any) -> str:
     return format_cents(int(value))
 
 
-#: option → value → sentence (``{}`` is filled with the value). Defaults of the basic game are
+#: option → value → sentence. Defaults of the basic game are
 #: not listed, so the panel names only what differs from the rules page.
-SENTENCES: dict[str, dict[Any, str]] = {
-    "cards": {2: "Two cards each.", 3: "Three cards each (three-card ranking)."},
-    "declare": {
-        "sequential": "Declare in turn from the dealer's left; the dealer declares last.",
-        "simultaneous": "Everyone declares at once.",
+SENTENCES: dict[str, dict[Any, Promise]] = {
+    "cards": {
+        2: gettext_lazy("Two cards each."),
+        3: gettext_lazy("Three cards each (three-card ranking)."),
     },
-    "payers": {"worst_losers": "Only the worst hand In pays."},
-    "payment_multiple": {2: "Losers pay double the pot."},
-    "winner_takes_pot": {False: "A showdown winner takes nothing; only a lone In wins the pot."},
-    "ante_when": {"every_deal": "Everyone antes every deal, except those who just paid."},
+    "declare": {
+        "sequential": gettext_lazy(
+            "Declare in turn from the dealer's left; the dealer declares last."
+        ),
+        "simultaneous": gettext_lazy("Everyone declares at once."),
+    },
+    "payers": {"worst_losers": gettext_lazy("Only the worst hand In pays.")},
+    "payment_multiple": {2: gettext_lazy("Losers pay double the pot.")},
+    "winner_takes_pot": {
+        False: gettext_lazy("A showdown winner takes nothing; only a lone In wins the pot.")
+    },
+    "ante_when": {
+        "every_deal": gettext_lazy("Everyone antes every deal, except those who just paid.")
+    },
     "all_out": {
-        "chicken_fee": "When nobody is In, everyone antes again.",
-        "wimp": "When nobody is In, the best hand antes for everyone (wimp rule).",
-        "henry": "When nobody is In, the best hand matches the pot (Henry rule).",
+        "chicken_fee": gettext_lazy("When nobody is In, everyone antes again."),
+        "wimp": gettext_lazy("When nobody is In, the best hand antes for everyone (wimp rule)."),
+        "henry": gettext_lazy("When nobody is In, the best hand matches the pot (Henry rule)."),
     },
     "ghost": {
-        "always": "A ghost hand plays every showdown; an In hand must beat it.",
-        "single_in": "A ghost hand plays when only one player is In.",
+        "always": gettext_lazy("A ghost hand plays every showdown; an In hand must beat it."),
+        "single_in": gettext_lazy("A ghost hand plays when only one player is In."),
     },
-    "single_in_needs": {"pair": "A lone In needs a pair or better, or pays the pot."},
-    "pass_left": {True: "After the deal each player passes one card to the left."},
-    "no_peek": {True: "No peeking: you declare without seeing your cards."},
-    "partial_reveal": {True: "Players In get their last card face up."},
-    "community_card": {True: "One community card is turned up and plays in every hand."},
-    "hi_lo": {True: "Declare High, Low, High-Low or Out; the pot splits between high and low."},
-    "dealer_challenge": {True: "If the dealer alone is In, the others may challenge."},
+    "single_in_needs": {"pair": gettext_lazy("A lone In needs a pair or better, or pays the pot.")},
+    "pass_left": {True: gettext_lazy("After the deal each player passes one card to the left.")},
+    "no_peek": {True: gettext_lazy("No peeking: you declare without seeing your cards.")},
+    "partial_reveal": {True: gettext_lazy("Players In get their last card face up.")},
+    "community_card": {
+        True: gettext_lazy("One community card is turned up and plays in every hand.")
+    },
+    "hi_lo": {
+        True: gettext_lazy(
+            "Declare High, Low, High-Low or Out; the pot splits between high and low."
+        )
+    },
+    "dealer_challenge": {
+        True: gettext_lazy("If the dealer alone is In, the others may challenge.")
+    },
     "low_wild": {
-        1: "The lowest face-up card's holder is In, and that rank is wild.",
-        2: "The two lowest face-up cards' holders are In; those ranks are wild.",
+        1: gettext_lazy("The lowest face-up card's holder is In, and that rank is wild."),
+        2: gettext_lazy("The two lowest face-up cards' holders are In; those ranks are wild."),
     },
-    "two_plus_one": {True: "Two cards, declare, then a third card for those In."},
-    "second_declare": {True: "The third card costs an extra ante and a second declare."},
-    "two_card_straights_flushes": {True: "Two-card straights and flushes count."},
-    "royal_crumpler": {True: "Royal Crumpler: 3-2 is the best hand."},
-    "trips_over_straight_flush": {True: "Three of a kind beats a straight flush."},
-    "flush_over_straight": {True: "A flush beats a straight."},
-    "three_card_straights_flushes": {False: "Straights and flushes don't count."},
+    "two_plus_one": {True: gettext_lazy("Two cards, declare, then a third card for those In.")},
+    "second_declare": {
+        True: gettext_lazy("The third card costs an extra ante and a second declare.")
+    },
+    "two_card_straights_flushes": {True: gettext_lazy("Two-card straights and flushes count.")},
+    "royal_crumpler": {True: gettext_lazy("Royal Crumpler: 3-2 is the best hand.")},
+    "trips_over_straight_flush": {True: gettext_lazy("Three of a kind beats a straight flush.")},
+    "flush_over_straight": {True: gettext_lazy("A flush beats a straight.")},
+    "three_card_straights_flushes": {False: gettext_lazy("Straights and flushes don't count.")},
     "payer": {
-        "all_losers": "Every losing hand In matches the pot (Monte Carlo).",
-        "lowest_loser": "Only the lowest losing hand In matches the pot (Survivor).",
+        "all_losers": gettext_lazy("Every losing hand In matches the pot (Monte Carlo)."),
+        "lowest_loser": gettext_lazy("Only the lowest losing hand In matches the pot (Survivor)."),
     },
     "round_end": {
-        "no_losers": "A round ends when a hand has a winner and nobody owes.",
-        "single_in": "A round ends only when exactly one player is In.",
+        "no_losers": gettext_lazy("A round ends when a hand has a winner and nobody owes."),
+        "single_in": gettext_lazy("A round ends only when exactly one player is In."),
     },
 }
 
 #: The games in several deals or stages, by their flow, in a sentence each
 #: (docs/rules/guts-classic.md).
-FLOWS = {
-    "four_two": "Four cards down, twos wild; those In get more cards and play their best five. "
-    "The game ends when one player is In alone.",
-    "legs": "Stages of three, five and seven cards (threes, fives, sevens wild); a lone In "
-    "takes a leg, and three legs take the pot.",
-    "nuts": "Deals from two to five cards, low and high in turn; a lone In takes a nut, and "
-    "three nuts take the pot.",
-    "napalm": "Two cards high, five low, seven high; a lone In takes a token, and enough "
-    "tokens take the pot.",
-    "toh": "One card each, high card wins with suits breaking ties; the winner keeps a point, "
-    "and enough points take the pot.",
+FLOWS: dict[str, Promise] = {
+    "four_two": gettext_lazy(
+        "Four cards down, twos wild; those In get more cards and play their best five. "
+        "The game ends when one player is In alone."
+    ),
+    "legs": gettext_lazy(
+        "Stages of three, five and seven cards (threes, fives, sevens wild); a lone In "
+        "takes a leg, and three legs take the pot."
+    ),
+    "nuts": gettext_lazy(
+        "Deals from two to five cards, low and high in turn; a lone In takes a nut, and "
+        "three nuts take the pot."
+    ),
+    "napalm": gettext_lazy(
+        "Two cards high, five low, seven high; a lone In takes a token, and enough "
+        "tokens take the pot."
+    ),
+    "toh": gettext_lazy(
+        "One card each, high card wins with suits breaking ties; the winner keeps a point, "
+        "and enough points take the pot."
+    ),
 }
 
-MONEY = {
-    "ante": "Ante {}.",
-    "match_cap": "A loser's match is capped at {}.",
-    "pot_limit": "Pot limit {}; the excess waits in a reserve.",
-    "min_buy_in": "Buy in with at least {}.",
-    "max_buy_in": "Buy in with at most {}.",
+#: option → sentence of an amount (``%(amount)s``, in the reader's money format).
+MONEY: dict[str, Promise] = {
+    "ante": gettext_lazy("Ante %(amount)s."),
+    "match_cap": gettext_lazy("A loser's match is capped at %(amount)s."),
+    "pot_limit": gettext_lazy("Pot limit %(amount)s; the excess waits in a reserve."),
+    "min_buy_in": gettext_lazy("Buy in with at least %(amount)s."),
+    "max_buy_in": gettext_lazy("Buy in with at most %(amount)s."),
 }
 
 
@@ -102,27 +135,33 @@ def house_rules(table: Table) -> list[str]:
     for name, template in MONEY.items():
         value = getattr(config, name, None)
         if value:
-            lines.append(template.format(_money(value)))
+            lines.append(str(template) % {"amount": _money(value)})
     flow = getattr(config, "flow", "one_deal")
     if flow in FLOWS:
-        lines.append(FLOWS[flow])
+        lines.append(str(FLOWS[flow]))
     for name, sentences in SENTENCES.items():
         if name == "cards" and flow in FLOWS:
             continue  # the stages say how many cards, not this option
         value = getattr(config, name, None)
         if value in sentences:
-            lines.append(sentences[value])
+            lines.append(str(sentences[value]))
         if name == "declare" and value == "sequential":
             lines.append(
-                "If all before the dealer are Out, the dealer takes the pot unseen."
+                gettext("If all before the dealer are Out, the dealer takes the pot unseen.")
                 if getattr(config, "dealer_auto_in", False)
-                else "The dealer is never In automatically: if all are Out, the rule for "
-                "nobody In applies."
+                else gettext(
+                    "The dealer is never In automatically: if all are Out, the rule for "
+                    "nobody In applies."
+                )
             )
     basis_points = getattr(config, "rake_basis_points", None)
     if basis_points is not None:
         cap = getattr(config, "rake_cap", 0)
         whole, part = divmod(int(basis_points), 100)
         rate = f"{whole}.{part:02d}".rstrip("0").rstrip(".")
-        lines.append(f"Rake {rate} % of each pot won, at most {_money(cap)}.")
+        lines.append(
+            # Translators: the rake: a percentage ("5", "2.5") of each pot, and its cap.
+            gettext("Rake %(rate)s %% of each pot won, at most %(cap)s.")
+            % {"rate": rate, "cap": _money(cap)}
+        )
     return lines

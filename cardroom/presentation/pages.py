@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.money import format_cents
@@ -17,6 +18,7 @@ from cardroom.howto import GAME_PAGES
 from cardroom.models import Table
 from cardroom.presentation import describe_table
 from cardroom.presentation.house_rules import house_rules
+from cardroom.tables.selectors import SUMMARIES
 from cardroom.tables.snapshots import snapshot_from_db, state_frame, table_from
 
 __all__ = ["page_context", "result_banner", "table_page_context"]
@@ -48,7 +50,7 @@ def page_context(
     page's socket draws every push in memory."""
     table = table_from(snapshot)
     context = describe_table(state)
-    recent = snapshot.get("recent", [])
+    recent = [_in_words(hand) for hand in snapshot.get("recent", [])]
     if recent and context.get("phase") in RESULT_PHASES:
         # The last hand's winners are lit on their seats while its result shows.
         won = {row["player"] for row in recent[0].get("winners", [])}
@@ -67,6 +69,15 @@ def page_context(
     return context
 
 
+def _in_words(hand: dict[str, Any]) -> dict[str, Any]:
+    """A hand of the table's log with its summary in the reader's language: the snapshot, shared
+    by every viewer, keeps the English and the key of its sentence (``summary_key``)."""
+    key = hand.get("summary_key")
+    if key not in SUMMARIES:
+        return hand
+    return {**hand, "summary": gettext(SUMMARIES[key])}
+
+
 def result_banner(context: dict[str, Any], recent: list[dict[str, Any]]) -> dict[str, str] | None:
     """ "You won $12.40" / "You pay $10.00" for the last hand, while its result is shown."""
     you = next((seat for seat in context.get("seats", []) if seat.get("is_you")), None)
@@ -77,9 +88,13 @@ def result_banner(context: dict[str, Any], recent: list[dict[str, Any]]) -> dict
     net = sum(row["amount"] for row in hand.get("nets", []) if row["player"] == name)
     owes = sum(row["amount"] for row in hand.get("owed", []) if row["player"] == name)
     if won or net > 0:
-        return {"kind": "won", "text": f"You won {format_cents(won or net)}"}
+        text = gettext("You won %(amount)s") % {"amount": format_cents(won or net)}
+        return {"kind": "won", "text": text}
     if owes:
-        return {"kind": "lost", "text": f"You pay {format_cents(owes)}"}
+        # Translators: what the viewer must match into the pot after losing a hand.
+        text = gettext("You pay %(amount)s") % {"amount": format_cents(owes)}
+        return {"kind": "lost", "text": text}
     if net < 0:
-        return {"kind": "lost", "text": f"You lost {format_cents(-net)}"}
+        text = gettext("You lost %(amount)s") % {"amount": format_cents(-net)}
+        return {"kind": "lost", "text": text}
     return None

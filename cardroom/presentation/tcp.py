@@ -15,38 +15,59 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
+
 from accounts.money import format_cents
-from cardroom.presentation import ActionButton, CardFace, _buttons
+from cardroom.presentation import ActionButton, CardFace, _buttons, translated
+from cardroom.presentation.hand_words import hand_name
 from games.three_card_poker import exact_odds
 from games.three_card_poker.config import ANTE_BONUS_HANDS, PAIR_PLUS_HANDS
 
 __all__ = ["describe", "odds_figures", "percent"]
 
-PHASE_WORDS = {
-    "idle": "Waiting for bets",
-    "betting": "Place your bets",
-    "dealing": "Dealing",
-    "deciding": "Play or fold?",
+PHASE_WORDS: dict[str, Promise] = {
+    "idle": gettext_lazy("Waiting for bets"),
+    "betting": gettext_lazy("Place your bets"),
+    "dealing": gettext_lazy("Dealing"),
+    "deciding": gettext_lazy("Play or fold?"),
 }
 
-STATUS_WORDS = {
-    "bet": "bet placed",
-    "deciding": "deciding",
-    "played": "played",
-    "folded": "folded",
-    "waiting": "waiting for the next round",
-    "short": "stack too short to bet",
-    "sitting_out": "sitting out",
-    "leaving": "leaving after this hand",
+STATUS_WORDS: dict[str, Promise] = {
+    "bet": pgettext_lazy("seat status", "bet placed"),
+    "deciding": pgettext_lazy("seat status", "deciding"),
+    "played": pgettext_lazy("seat status", "played"),
+    "folded": pgettext_lazy("seat status", "folded"),
+    "waiting": pgettext_lazy("seat status", "waiting for the next round"),
+    "short": pgettext_lazy("seat status", "stack too short to bet"),
+    "sitting_out": pgettext_lazy("seat status", "sitting out"),
+    "leaving": pgettext_lazy("seat status", "leaving after this hand"),
 }
 
-BET_NAMES = {"ante": "Ante", "play": "Play", "ante_bonus": "Ante bonus", "pair_plus": "Pair Plus"}
-HAND_NAMES = {
-    "pair": "Pair",
-    "flush": "Flush",
-    "straight": "Straight",
-    "three_of_a_kind": "Three of a kind",
-    "straight_flush": "Straight flush",
+#: The bets by name: Ante and Pair Plus are names kept in every language (the glossary).
+BET_NAMES: dict[str, str | Promise] = {
+    "ante": "Ante",
+    "play": pgettext_lazy("three card poker bet", "Play"),
+    "ante_bonus": gettext_lazy("Ante bonus"),
+    "pair_plus": "Pair Plus",
+}
+HAND_NAMES: dict[str, Promise] = {
+    "pair": pgettext_lazy("hand category", "Pair"),
+    "flush": pgettext_lazy("hand category", "Flush"),
+    "straight": pgettext_lazy("hand category", "Straight"),
+    "three_of_a_kind": pgettext_lazy("hand category", "Three of a kind"),
+    "straight_flush": pgettext_lazy("hand category", "Straight flush"),
+}
+#: A bet's outcome, as the results name it (``outcome`` stays the code: a class of the page).
+OUTCOME_WORDS: dict[str, Promise] = {
+    "won": pgettext_lazy("bet outcome", "won"),
+    "returned": pgettext_lazy("bet outcome", "returned"),
+    "lost": pgettext_lazy("bet outcome", "lost"),
+}
+#: A seat's decision, as the view names it.
+DECISION_WORDS: dict[str, Promise] = {
+    "play": pgettext_lazy("three card poker decision", "play"),
+    "fold": pgettext_lazy("three card poker decision", "fold"),
 }
 
 #: The buy-in the sit form offers, in least Antes.
@@ -78,13 +99,21 @@ def odds_figures(ante_bonus: list[int], pair_plus: list[int]) -> dict[str, Any]:
     """The pay tables in words and their exact figures (cached per pay table by the game)."""
     odds = exact_odds(ante_bonus, pair_plus)
     threshold = odds.play_threshold
+
+    def pays_words(pays: int) -> str:
+        # Translators: a pay table's odds, "5 to 1".
+        return gettext("%(pays)s to 1") % {"pays": pays}
+
     return {
         "ante_bonus": [
-            (HAND_NAMES[hand], f"{pays} to 1")
+            (str(HAND_NAMES[hand]), pays_words(pays))
             for hand, pays in zip(ANTE_BONUS_HANDS, ante_bonus, strict=True)
         ],
         "pair_plus": [
-            (HAND_NAMES[hand], f"{pays} to 1" if pays else "push")
+            (
+                str(HAND_NAMES[hand]),
+                pays_words(pays) if pays else pgettext("pay table: the bet is returned", "push"),
+            )
             for hand, pays in zip(PAIR_PLUS_HANDS, pair_plus, strict=True)
         ],
         "ante_play_edge": percent(odds.ante_play_house_edge),
@@ -95,7 +124,7 @@ def odds_figures(ante_bonus: list[int], pair_plus: list[int]) -> dict[str, Any]:
         "play_probability": percent(odds.play_probability, 2),
         "dealer_qualifies": percent(odds.dealer_qualifies, 2),
         "threshold": threshold.text.replace(" ", "-"),
-        "threshold_hand": threshold.hand,
+        "threshold_hand": hand_name(threshold.hand),
         "monotone": threshold.monotone,
     }
 
@@ -107,8 +136,9 @@ def _results(entry: dict[str, Any]) -> list[dict[str, Any]]:
         net = result["paid"] - (0 if bet == "ante_bonus" else result["stake"])
         rows.append(
             {
-                "label": BET_NAMES.get(bet, bet),
+                "label": translated(BET_NAMES, bet, bet),
                 "outcome": outcome,
+                "outcome_text": translated(OUTCOME_WORDS, outcome, outcome),
                 "stake_text": format_cents(result["stake"]),
                 "net_text": _signed_cents(net),
             }
@@ -132,6 +162,9 @@ def _bets(view: dict[str, Any], you_seat: int | None) -> list[dict[str, Any]]:
                 else "",
                 "play_text": format_cents(entry["play"]) if entry.get("play") else "",
                 "decision": entry.get("decision") or "",
+                "decision_text": translated(
+                    DECISION_WORDS, entry.get("decision") or "", entry.get("decision") or ""
+                ),
                 "results": _results(entry),
                 "net_text": _signed_cents(entry["net"]) if "net" in entry else "",
             }
@@ -145,7 +178,7 @@ def _dealer(view: dict[str, Any]) -> dict[str, Any]:
     return {
         "faces": [CardFace.of(card) for card in cards],
         "backs": range(0 if cards else dealer.get("card_count", 0)),
-        "hand": dealer.get("hand", ""),
+        "hand": hand_name(dealer.get("hand", "")),
         "qualifies": dealer.get("qualifies"),
     }
 
@@ -172,10 +205,12 @@ def _action_buttons(legal: list[dict[str, Any]]) -> list[ActionButton]:
         if kind in REGION_ACTIONS:
             continue
         if kind == "play":
-            label = f"Play {format_cents(action['amount'])}"
+            # Translators: the Play button of Three Card Poker, "Play $2.00".
+            label = gettext("Play %(amount)s") % {"amount": format_cents(action["amount"])}
             buttons.append(ActionButton("play", label, {}, key="P", primary=True))
         elif kind == "fold":
-            buttons.append(ActionButton("fold", "Fold", {}, key="F"))
+            label = pgettext("three card poker", "Fold")
+            buttons.append(ActionButton("fold", label, {}, key="F"))
         else:
             others.append({**action, "min": action.get("min", action.get("min_stack"))})
     for button in _buttons(others):
@@ -194,12 +229,12 @@ def describe(state: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
     you = state.get("you") or {}
     legal = you.get("legal_actions", [])
     for seat in context["seats"]:
-        seat["status_text"] = STATUS_WORDS.get(seat.get("status", ""), seat["status_text"])
+        seat["status_text"] = translated(STATUS_WORDS, seat.get("status", ""), seat["status_text"])
     limits = view.get("limits", {})
     tables = view.get("pay_tables", {})
     context.update(
         game_partial="cardroom/partials/_tcp_bets.html",
-        phase_words=PHASE_WORDS.get(view.get("phase", ""), view.get("phase", "")),
+        phase_words=translated(PHASE_WORDS, view.get("phase", ""), view.get("phase", "")),
         buttons=_action_buttons(legal),
         tcp={
             "dealer": _dealer(view),

@@ -25,7 +25,6 @@ from typing import Any, cast
 
 from accounts.ledger import LedgerError
 from accounts.models import User
-from accounts.money import format_cents
 from cardroom.models import Seat
 from cardroom.responsible.limits import apply_due_changes
 from cardroom.responsible.models import (
@@ -53,6 +52,7 @@ from cardroom.responsible.usage import (
 )
 from cardroom.tables.places import transfer_kind
 from games.engine import IllegalAction
+from games.words import Money, Sentence, words
 
 __all__ = [
     "GUARDED",
@@ -80,30 +80,63 @@ def limits_row(user: User) -> PlayerLimits | None:
     return PlayerLimits.objects.filter(user_id=user.pk).first()
 
 
-def exclusion_refusal(row: PlayerLimits | None, now: datetime) -> str | None:
-    """Why an excluded player may not play, or None."""
+def exclusion_refusal(row: PlayerLimits | None, now: datetime) -> Sentence | None:
+    """Why an excluded player may not play, or None: a sentence of the rules (games.words),
+    which a page says with ``cardroom.language.said``."""
     if row is None or not row.excluded(now):
         return None
     until = row.excluded_until
     assert until is not None
     if row.excluded_kind == ExclusionKind.TIME_OUT:
-        return f"You are excluded from play until {moment_words(until)} (a time-out)"
-    if until > now:
-        return (
-            f"You are excluded from play until {date_words(until)} (a self-exclusion; after "
-            "that date it stays in force until the house lifts it at your request)"
+        return words(
+            # Translators: {moment} is a date and time in UTC, such as "2026-12-02 14:05 UTC"
+            "You are excluded from play until {moment} (a time-out)",
+            moment=moment_words(until),
         )
-    return (
-        f"You are excluded from play: your self-exclusion ended on {date_words(until)} and "
-        "stays in force until the house lifts it at your request"
+    if until > now:
+        return words(
+            # Translators: {date} is a date, such as "2027-05-30"
+            "You are excluded from play until {date} (a self-exclusion; after that date it stays"
+            " in force until the house lifts it at your request)",
+            date=date_words(until),
+        )
+    return words(
+        "You are excluded from play: your self-exclusion ended on {date} and stays in force"
+        " until the house lifts it at your request",
+        date=date_words(until),
     )
 
 
 def reload_refusal(*, user: User, now: datetime) -> None:
-    """The cashier's hook (accounts.services.reload_requested): no reload while excluded."""
-    refusal = exclusion_refusal(PlayerLimits.objects.filter(user_id=user.pk).first(), now)
-    if refusal:
-        raise LedgerError(refusal[0].lower() + refusal[1:])
+    """The cashier's hook (accounts.services.reload_requested): no reload while excluded (the
+    ledger's refusals start in lower case)."""
+    row = PlayerLimits.objects.filter(user_id=user.pk).first()
+    if row is None or not row.excluded(now):
+        return
+    until = row.excluded_until
+    assert until is not None
+    if row.excluded_kind == ExclusionKind.TIME_OUT:
+        raise LedgerError(
+            words(
+                "you are excluded from play until {moment} (a time-out)",
+                moment=moment_words(until),
+            )
+        )
+    if until > now:
+        raise LedgerError(
+            words(
+                "you are excluded from play until {date} (a self-exclusion; after that date it"
+                " stays in force until the house lifts it at your request)",
+                date=date_words(until),
+            )
+        )
+    raise LedgerError(
+        words(
+            "you are excluded from play: your self-exclusion ended on {date} and stays in force"
+            " until the house lifts it at your request",
+            date=date_words(until),
+        )
+    )
 
 
 def _moved(events: Iterable[Any], source: str | None, target: str | None) -> int:
@@ -127,7 +160,7 @@ def _moved(events: Iterable[Any], source: str | None, target: str | None) -> int
 @dataclass(frozen=True, slots=True)
 class _Refusal:
     until: datetime | None
-    message: str
+    message: Sentence
 
 
 def _latest(refusals: list[_Refusal]) -> _Refusal | None:
@@ -204,8 +237,43 @@ def _money_refusal(
     return _latest(refusals)
 
 
+#: The money limits as the refusals name them (LimitName's labels, as sentences of the rules).
+_LIMIT_WORDS: dict[str, Sentence] = {
+    LimitName.LOSS_DAY: words("daily loss limit"),
+    LimitName.LOSS_WEEK: words("weekly loss limit"),
+    LimitName.LOSS_MONTH: words("monthly loss limit"),
+    LimitName.BUY_IN_DAY: words("daily buy-in limit"),
+    LimitName.BUY_IN_WEEK: words("weekly buy-in limit"),
+    LimitName.BUY_IN_MONTH: words("monthly buy-in limit"),
+}
+
+
 def _label(name: str) -> str:
-    return str(LimitName(name).label)
+    return _LIMIT_WORDS.get(name) or str(LimitName(name).label)
+
+
+def _allows(name: str, limit: int, room: int, until: datetime | None, detail: Sentence) -> Sentence:
+    """A limit that leaves less room than the action needs, and until when."""
+    if until:
+        return words(
+            # Translators: {limit} such as "daily loss limit"; {moment} a date and time in UTC;
+            # {detail} says what the action needs, such as "this buy-in is $5.00"
+            "Your {limit} of {limit_amount} allows {room} more until {moment} ({detail})",
+            limit=_label(name),
+            limit_amount=Money(limit),
+            room=Money(room),
+            moment=moment_words(until),
+            detail=detail,
+        )
+    return words(
+        # Translators: {limit} such as "daily loss limit"; {detail} says what the action needs,
+        # such as "this buy-in is $5.00"
+        "Your {limit} of {limit_amount} allows {room} more ({detail})",
+        limit=_label(name),
+        limit_amount=Money(limit),
+        room=Money(room),
+        detail=detail,
+    )
 
 
 def _window(name: str) -> str:
@@ -219,19 +287,31 @@ def _buy_in_refusal(
     used = usage.bought[window]
     if used + bought <= limit:
         return None
-    what = "top-up" if kind == "top_up" else "buy-in"
-    head = f"Your {_label(name)} of {format_cents(limit)}"
     if bought > limit:
-        return _Refusal(None, f"{head} is less than this {what} of {format_cents(bought)}")
+        if kind == "top_up":
+            refusal = words(
+                "Your {limit} of {limit_amount} is less than this top-up of {amount}",
+                limit=_label(name),
+                limit_amount=Money(limit),
+                amount=Money(bought),
+            )
+        else:
+            refusal = words(
+                "Your {limit} of {limit_amount} is less than this buy-in of {amount}",
+                limit=_label(name),
+                limit_amount=Money(limit),
+                amount=Money(bought),
+            )
+        return _Refusal(None, refusal)
     entries = window_entries(user_id=row.user_id, window=window, now=now, buy_ins=True)
     until = binding_moment(
         entries, total=used, room_needed=bought, limit=limit, span=WINDOWS[window]
     )
-    room = format_cents(max(0, limit - used))
-    when = f" until {moment_words(until)}" if until else ""
-    return _Refusal(
-        until, f"{head} allows {room} more{when} (this {what} is {format_cents(bought)})"
-    )
+    if kind == "top_up":
+        detail = words("this top-up is {amount}", amount=Money(bought))
+    else:
+        detail = words("this buy-in is {amount}", amount=Money(bought))
+    return _Refusal(until, _allows(name, limit, max(0, limit - used), until, detail))
 
 
 def _loss_refusal(
@@ -239,7 +319,6 @@ def _loss_refusal(
 ) -> _Refusal | None:
     window = _window(name)
     lost = usage.lost[window]
-    head = f"Your {_label(name)} of {format_cents(limit)}"
 
     def entries() -> list[Entry]:  # read only when refusing
         return window_entries(user_id=row.user_id, window=window, now=now, buy_ins=False)
@@ -250,23 +329,44 @@ def _loss_refusal(
         until = binding_moment(
             entries(), total=lost, room_needed=1, limit=limit, span=WINDOWS[window]
         )
-        when = f" until {moment_words(until)}" if until else ""
-        return _Refusal(until, f"{head} is reached{when}")
+        if until:
+            reached = words(
+                "Your {limit} of {limit_amount} is reached until {moment}",
+                limit=_label(name),
+                limit_amount=Money(limit),
+                moment=moment_words(until),
+            )
+        else:
+            reached = words(
+                "Your {limit} of {limit_amount} is reached",
+                limit=_label(name),
+                limit_amount=Money(limit),
+            )
+        return _Refusal(until, reached)
     if lost + staked <= limit:
         return None
-    what = "this bet risks" if kind == "bet" else f"this {kind} risks"
     if kind == "bet":
-        risk = f"{what} {format_cents(staked)} with the Play it may call for"
+        risk = words("this bet risks {amount} with the Play it may call for", amount=Money(staked))
+    elif kind == "ante":
+        risk = words("this ante risks {amount}", amount=Money(staked))
     else:
-        risk = f"{what} {format_cents(staked)}"
+        # Translators: {action} names the action, as the protocol does (such as top_up)
+        risk = words("this {action} risks {amount}", action=kind, amount=Money(staked))
     if staked > limit:
-        return _Refusal(None, f"{head} is less than the {format_cents(staked)} at risk ({risk})")
+        return _Refusal(
+            None,
+            words(
+                "Your {limit} of {limit_amount} is less than the {amount} at risk ({detail})",
+                limit=_label(name),
+                limit_amount=Money(limit),
+                amount=Money(staked),
+                detail=risk,
+            ),
+        )
     until = binding_moment(
         entries(), total=lost, room_needed=staked, limit=limit, span=WINDOWS[window]
     )
-    room = format_cents(max(0, limit - lost))
-    when = f" until {moment_words(until)}" if until else ""
-    return _Refusal(until, f"{head} allows {room} more{when} ({risk})")
+    return _Refusal(until, _allows(name, limit, max(0, limit - lost), until, risk))
 
 
 def _session_refusal(minutes: int, kind: str, seat: Seat, now: datetime) -> _Refusal | None:
@@ -274,14 +374,37 @@ def _session_refusal(minutes: int, kind: str, seat: Seat, now: datetime) -> _Ref
     session = session_of(user_id=seat.user_id, now=now, exclude_seat=exclude)
     if session is None or (now - session.start).total_seconds() < minutes * 60:
         return None
-    head = f"Your session limit of {duration_words(minutes)} is reached"
+    duration = duration_words(minutes)
     if kind != "sit":
-        return _Refusal(None, f"{head}: you will be stood up at the end of the hand in play")
+        return _Refusal(
+            None,
+            words(
+                # Translators: {duration} such as "1 hour 30 minutes"
+                "Your session limit of {duration} is reached: you will be stood up at the end of"
+                " the hand in play",
+                duration=duration,
+            ),
+        )
     if session.last_left is not None:
         again = session.last_left + SESSION_GAP
-        return _Refusal(again, f"{head}: you can sit down again from {moment_words(again)}")
+        return _Refusal(
+            again,
+            words(
+                # Translators: {duration} such as "1 hour 30 minutes"; {moment} a date and time
+                # in UTC
+                "Your session limit of {duration} is reached: you can sit down again from {moment}",
+                duration=duration,
+                moment=moment_words(again),
+            ),
+        )
     return _Refusal(
-        None, f"{head}: you can sit down again 30 minutes after you leave your last table"
+        None,
+        words(
+            # Translators: {duration} such as "1 hour 30 minutes"
+            "Your session limit of {duration} is reached: you can sit down again 30 minutes"
+            " after you leave your last table",
+            duration=duration,
+        ),
     )
 
 

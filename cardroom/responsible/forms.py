@@ -6,7 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from accounts.money import format_cents
+from cardroom.language import said
 from cardroom.presentation import cents_from_dollars
 from cardroom.responsible.models import BUY_IN_LIMITS, LOSS_LIMITS, LimitName, PlayerLimits
 from cardroom.responsible.terms import (
@@ -14,25 +18,26 @@ from cardroom.responsible.terms import (
     REALITY_MINUTES,
     SESSION_MINUTES,
 )
+from games.words import sentence_of
 
 __all__ = ["SELF_EXCLUSION_CHOICES", "TIME_OUT_CHOICES", "ExclusionForm", "LiftForm", "LimitsForm"]
 
 #: The lengths offered, in days, with their names.
 TIME_OUT_CHOICES = [
-    (1, "24 hours"),
-    (2, "2 days"),
-    (3, "3 days"),
-    (7, "1 week"),
-    (14, "2 weeks"),
-    (28, "4 weeks"),
-    (42, "6 weeks"),
+    (1, gettext_lazy("24 hours")),
+    (2, gettext_lazy("2 days")),
+    (3, gettext_lazy("3 days")),
+    (7, gettext_lazy("1 week")),
+    (14, gettext_lazy("2 weeks")),
+    (28, gettext_lazy("4 weeks")),
+    (42, gettext_lazy("6 weeks")),
 ]
 SELF_EXCLUSION_CHOICES = [
-    (183, "6 months"),
-    (365, "1 year"),
-    (730, "2 years"),
-    (1095, "3 years"),
-    (1826, "5 years"),
+    (183, gettext_lazy("6 months")),
+    (365, gettext_lazy("1 year")),
+    (730, gettext_lazy("2 years")),
+    (1095, gettext_lazy("3 years")),
+    (1826, gettext_lazy("5 years")),
 ]
 
 
@@ -51,12 +56,12 @@ class LimitsForm(forms.Form):
         required=False,
         min_value=SESSION_MINUTES[0],
         max_value=SESSION_MINUTES[1],
-        label="Session limit (minutes)",
+        label=gettext_lazy("Session limit (minutes)"),
     )
     reality_minutes = forms.IntegerField(
         min_value=REALITY_MINUTES[0],
         max_value=REALITY_MINUTES[1],
-        label="Reality check every (minutes)",
+        label=gettext_lazy("Reality check every (minutes)"),
     )
 
     def __init__(
@@ -76,7 +81,8 @@ class LimitsForm(forms.Form):
             self.fields[name] = forms.CharField(
                 required=False,
                 max_length=24,
-                label=f"{str(LimitName(name).label).capitalize()} ($)",
+                # Translators: %(limit)s is a limit's name, such as "Daily loss limit".
+                label=_("%(limit)s ($)") % {"limit": str(LimitName(name).label).capitalize()},
             )
         # Money first, then the session and the reality check, as the page reads.
         order = [*LOSS_LIMITS, *BUY_IN_LIMITS, LimitName.SESSION, "reality_minutes"]
@@ -89,9 +95,13 @@ class LimitsForm(forms.Form):
         try:
             cents = cents_from_dollars(text)
         except ValueError as error:
-            raise forms.ValidationError(str(error)) from error
+            raise forms.ValidationError(said(sentence_of(error)), code="dollars") from error
         if not 0 < cents <= MAX_LIMIT_CENTS:
-            raise forms.ValidationError("a limit is more than $0.00 and at most $1,000,000.00")
+            raise forms.ValidationError(
+                _("a limit is more than %(least)s and at most %(most)s")
+                % {"least": format_cents(0), "most": format_cents(MAX_LIMIT_CENTS)},
+                code="range",
+            )
         return cents
 
     def clean(self) -> dict[str, Any]:
@@ -118,11 +128,14 @@ class ExclusionForm(forms.Form):
     """A time-out or a self-exclusion, asked for twice: the second time with ``confirmed``."""
 
     kind = forms.ChoiceField(
-        choices=[("time_out", "time-out"), ("self_exclusion", "self-exclusion")],
+        choices=[
+            ("time_out", gettext_lazy("time-out")),
+            ("self_exclusion", gettext_lazy("self-exclusion")),
+        ],
         widget=forms.HiddenInput,
     )
     days = forms.TypedChoiceField(
-        coerce=int, choices=TIME_OUT_CHOICES + SELF_EXCLUSION_CHOICES, label="For"
+        coerce=int, choices=TIME_OUT_CHOICES + SELF_EXCLUSION_CHOICES, label=gettext_lazy("For")
     )
     confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
@@ -131,16 +144,17 @@ class ExclusionForm(forms.Form):
         kind, days = cleaned.get("kind"), cleaned.get("days")
         allowed = TIME_OUT_CHOICES if kind == "time_out" else SELF_EXCLUSION_CHOICES
         if days is not None and days not in dict(allowed):
-            self.add_error("days", "choose one of the lengths offered")
+            self.add_error("days", _("choose one of the lengths offered"))
         return cleaned
 
     def length_words(self) -> str:
-        return dict(TIME_OUT_CHOICES + SELF_EXCLUSION_CHOICES)[self.cleaned_data["days"]]
+        return str(dict(TIME_OUT_CHOICES + SELF_EXCLUSION_CHOICES)[self.cleaned_data["days"]])
 
 
 class LiftForm(forms.Form):
     reason = forms.CharField(
+        label=gettext_lazy("Reason"),
         widget=forms.Textarea(attrs={"rows": 2}),
         max_length=500,
-        help_text="Why: the player's request, and how it was checked.",
+        help_text=gettext_lazy("Why: the player's request, and how it was checked."),
     )

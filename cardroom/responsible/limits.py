@@ -29,6 +29,7 @@ from cardroom.responsible.terms import (
     SESSION_MINUTES,
 )
 from cardroom.responsible.usage import usage_of
+from games.words import Money, words
 
 __all__ = ["apply_due_changes", "limit_request", "limits_locked", "reality_interval_set"]
 
@@ -66,13 +67,25 @@ def _check_value(limit: str, value: int | None) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"a limit is a whole number, not {value!r}")
+        raise ValueError(words("a limit is a whole number, not {value}", value=repr(value)))
     if limit == LimitName.SESSION:
         low, high = SESSION_MINUTES
         if not low <= value <= high:
-            raise ValueError(f"a session limit is from {low} minutes to {high // 60} hours")
+            raise ValueError(
+                words(
+                    "a session limit is from {low} minutes to {high} hours",
+                    low=low,
+                    high=high // 60,
+                )
+            )
     elif not 0 < value <= MAX_LIMIT_CENTS:
-        raise ValueError("a money limit is more than $0.00 and at most $1,000,000.00")
+        raise ValueError(
+            words(
+                "a money limit is more than {least} and at most {most}",
+                least=Money(0),
+                most=Money(MAX_LIMIT_CENTS),
+            )
+        )
 
 
 @transaction.atomic
@@ -134,7 +147,9 @@ def reality_interval_set(*, user: User, minutes: int, now: datetime) -> LimitCha
     """A new reality-check interval, at once (it limits nothing), recorded like a limit."""
     low, high = REALITY_MINUTES
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not low <= minutes <= high:
-        raise ValueError(f"a reality check comes every {low} to {high} minutes")
+        raise ValueError(
+            words("a reality check comes every {low} to {high} minutes", low=low, high=high)
+        )
     row = limits_locked(user)
     if row.reality_minutes == minutes:
         return None

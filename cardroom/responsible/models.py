@@ -14,17 +14,18 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class LimitName(models.TextChoices):
-    LOSS_DAY = "loss_day", "daily loss limit"
-    LOSS_WEEK = "loss_week", "weekly loss limit"
-    LOSS_MONTH = "loss_month", "monthly loss limit"
-    BUY_IN_DAY = "buy_in_day", "daily buy-in limit"
-    BUY_IN_WEEK = "buy_in_week", "weekly buy-in limit"
-    BUY_IN_MONTH = "buy_in_month", "monthly buy-in limit"
-    SESSION = "session_minutes", "session limit"
-    REALITY = "reality_minutes", "reality-check interval"
+    LOSS_DAY = "loss_day", _("daily loss limit")
+    LOSS_WEEK = "loss_week", _("weekly loss limit")
+    LOSS_MONTH = "loss_month", _("monthly loss limit")
+    BUY_IN_DAY = "buy_in_day", _("daily buy-in limit")
+    BUY_IN_WEEK = "buy_in_week", _("weekly buy-in limit")
+    BUY_IN_MONTH = "buy_in_month", _("monthly buy-in limit")
+    SESSION = "session_minutes", _("session limit")
+    REALITY = "reality_minutes", _("reality-check interval")
 
 
 #: The limits that bound play (the reality-check interval only paces a reminder).
@@ -42,8 +43,8 @@ BUY_IN_LIMITS = (LimitName.BUY_IN_DAY, LimitName.BUY_IN_WEEK, LimitName.BUY_IN_M
 
 
 class ExclusionKind(models.TextChoices):
-    TIME_OUT = "time_out", "time-out"
-    SELF_EXCLUSION = "self_exclusion", "self-exclusion"
+    TIME_OUT = "time_out", _("time-out")
+    SELF_EXCLUSION = "self_exclusion", _("self-exclusion")
 
 
 class PlayerLimits(models.Model):
@@ -62,13 +63,15 @@ class PlayerLimits(models.Model):
     pending_from = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When the first pending increase takes effect (empty: none pending).",
+        help_text=_("When the first pending increase takes effect (empty: none pending)."),
     )
     reality_minutes = models.PositiveSmallIntegerField(
-        default=60, help_text="A reality check every this many minutes of a session."
+        default=60, help_text=_("A reality check every this many minutes of a session.")
     )
     reality_acknowledged = models.DateTimeField(
-        null=True, blank=True, help_text="The last 'keep playing': the next check is due after it."
+        null=True,
+        blank=True,
+        help_text=_("The last 'keep playing': the next check is due after it."),
     )
     # A summary of the exclusions, kept with each change of them, so that the runtime's check
     # reads no other row.
@@ -78,8 +81,8 @@ class PlayerLimits(models.Model):
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name = "player's limits"
-        verbose_name_plural = "players' limits"
+        verbose_name = _("player's limits")
+        verbose_name_plural = _("players' limits")
         ordering: ClassVar[list[str]] = ["id"]
 
     def __str__(self) -> str:
@@ -114,10 +117,10 @@ class LimitChange(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="limit_changes"
     )
     limit = models.CharField(max_length=16, choices=LimitName.choices)
-    before = models.BigIntegerField(null=True, blank=True, help_text="Empty: no limit.")
-    after = models.BigIntegerField(null=True, blank=True, help_text="Empty: no limit.")
+    before = models.BigIntegerField(null=True, blank=True, help_text=_("Empty: no limit."))
+    after = models.BigIntegerField(null=True, blank=True, help_text=_("Empty: no limit."))
     requested = models.DateTimeField()
-    effective = models.DateTimeField(help_text="When the change takes (or took) effect.")
+    effective = models.DateTimeField(help_text=_("When the change takes (or took) effect."))
     applied = models.DateTimeField(null=True, blank=True)
     cancelled = models.DateTimeField(null=True, blank=True)
     by = models.ForeignKey(
@@ -126,7 +129,7 @@ class LimitChange(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text="Who asked (the player, or support for them).",
+        help_text=_("Who asked (the player, or support for them)."),
     )
 
     class Meta:

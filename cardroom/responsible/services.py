@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils import translation
 
 from accounts.models import User
 from cardroom.models import OperatorActionKind, Seat
@@ -23,6 +24,7 @@ from cardroom.responsible.models import Exclusion, ExclusionKind, PlayerLimits
 from cardroom.responsible.terms import SELF_EXCLUSION_DAYS, TIME_OUT_DAYS, date_words
 from cardroom.responsible.usage import net_since, session_of
 from cardroom.tables.runtime import table_release
+from games.words import Sentence, words
 
 __all__ = [
     "ExclusionDone",
@@ -49,16 +51,43 @@ def exclusion_kind_for(days: int, *, time_out: bool = False) -> str:
     low, high = TIME_OUT_DAYS
     if time_out:
         if not low <= days <= high:
-            raise ValueError(f"a time-out lasts {low} to {high} days, not {days}")
+            raise ValueError(
+                words(
+                    "a time-out lasts {low} to {high} days, not {days}",
+                    low=low,
+                    high=high,
+                    days=days,
+                )
+            )
         return str(ExclusionKind.TIME_OUT)
     if low <= days <= high:
         return str(ExclusionKind.TIME_OUT)
     if SELF_EXCLUSION_DAYS[0] <= days <= SELF_EXCLUSION_DAYS[1]:
         return str(ExclusionKind.SELF_EXCLUSION)
     raise ValueError(
-        f"a time-out lasts {low} to {high} days and a self-exclusion"
-        f" {SELF_EXCLUSION_DAYS[0]} to {SELF_EXCLUSION_DAYS[1]} days, not {days}"
+        words(
+            "a time-out lasts {low} to {high} days and a self-exclusion {least} to {most} days,"
+            " not {days}",
+            low=low,
+            high=high,
+            least=SELF_EXCLUSION_DAYS[0],
+            most=SELF_EXCLUSION_DAYS[1],
+            days=days,
+        )
     )
+
+
+#: The kinds as the refusals name them (said in the reader's language).
+KIND_WORDS: dict[str, Sentence] = {
+    ExclusionKind.TIME_OUT: words("time-out"),
+    ExclusionKind.SELF_EXCLUSION: words("self-exclusion"),
+}
+
+
+def _english_kind(exclusion: Exclusion) -> str:
+    """The kind's name for the operator log's details, which keep data in one language."""
+    with translation.override("en"):
+        return str(exclusion.get_kind_display())
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +127,16 @@ def exclusion_record(
     operator log keeps it too."""
     expected = exclusion_kind_for(days, time_out=kind == ExclusionKind.TIME_OUT)
     if expected != kind:
-        raise ValueError(f"{days} days is a {ExclusionKind(expected).label}, not a {kind}")
+        raise ValueError(
+            words(
+                # Translators: {expected} is "time-out" or "self-exclusion"; {kind} is the
+                # code asked for ("time_out" or "self_exclusion").
+                "{days} days is a {expected}, not a {kind}",
+                days=days,
+                expected=KIND_WORDS[expected],
+                kind=kind,
+            )
+        )
     with transaction.atomic():
         row = limits_locked(user)
         exclusion = Exclusion.objects.create(
@@ -120,7 +158,7 @@ def exclusion_record(
                 reason=reason or "at the player's request",
                 details={
                     "player": user.username,
-                    "exclusion": str(exclusion.get_kind_display()),
+                    "exclusion": _english_kind(exclusion),
                     "days": days,
                     "until": date_words(exclusion.end),
                 },
@@ -150,17 +188,20 @@ def exclusion_lift(*, exclusion_id: int, by: User, reason: str, now: datetime) -
     logged. A time-out ends by itself and is never lifted."""
     reason = reason.strip()
     if not reason:
-        raise ValueError("say why the self-exclusion is lifted")
+        raise ValueError(words("say why the self-exclusion is lifted"))
     with transaction.atomic():
         exclusion = Exclusion.objects.select_for_update().get(pk=exclusion_id)
         if exclusion.kind != ExclusionKind.SELF_EXCLUSION:
-            raise ValueError("a time-out ends by itself: only a self-exclusion is lifted")
+            raise ValueError(words("a time-out ends by itself: only a self-exclusion is lifted"))
         if exclusion.lifted is not None:
-            raise ValueError("this self-exclusion was lifted already")
+            raise ValueError(words("this self-exclusion was lifted already"))
         if now < exclusion.end:
             raise ValueError(
-                f"this self-exclusion runs until {date_words(exclusion.end)}: it can be lifted"
-                " only after that"
+                words(
+                    # Translators: {date} is a date written YYYY-MM-DD.
+                    "this self-exclusion runs until {date}: it can be lifted only after that",
+                    date=date_words(exclusion.end),
+                )
             )
         row = limits_locked(exclusion.user)
         exclusion.lifted, exclusion.lifted_by, exclusion.lift_reason = now, by, reason
@@ -173,7 +214,7 @@ def exclusion_lift(*, exclusion_id: int, by: User, reason: str, now: datetime) -
             reason=reason,
             details={
                 "player": exclusion.user.username,
-                "exclusion": str(exclusion.get_kind_display()),
+                "exclusion": _english_kind(exclusion),
                 "ended": date_words(exclusion.end),
             },
         )

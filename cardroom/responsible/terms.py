@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.utils.translation import gettext as _
+
 from accounts.money import format_cents
+from cardroom.language import said
+from games.words import Sentence, words
 
 __all__ = [
     "INCREASE_DELAY",
@@ -63,23 +67,27 @@ def date_words(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d}"
 
 
-def duration_words(minutes: int) -> str:
-    """Minutes in hours and minutes, as people say them.
+def duration_words(minutes: int) -> Sentence:
+    """Minutes in hours and minutes, as people say them: a sentence of the rules
+    (games.words), so the refusals that name a duration say it in the reader's language, and a
+    page says it with ``cardroom.language.said``.
 
     >>> duration_words(120), duration_words(90), duration_words(45), duration_words(61)
     ('2 hours', '1 hour 30 minutes', '45 minutes', '1 hour 1 minute')
     """
     hours, rest = divmod(int(minutes), 60)
-    parts = []
-    if hours:
-        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
-    if rest or not hours:
-        parts.append(f"{rest} minute{'s' if rest != 1 else ''}")
-    return " ".join(parts)
+    # Spanish and Norwegian, like English, say the singular for one alone.
+    hour_words = words("1 hour") if hours == 1 else words("{hours} hours", hours=hours)
+    minute_words = words("1 minute") if rest == 1 else words("{minutes} minutes", minutes=rest)
+    if hours and rest:
+        # Translators: a duration: {hours} such as "1 hour", {minutes} such as "30 minutes".
+        return words("{hours} {minutes}", hours=hour_words, minutes=minute_words)
+    return hour_words if hours else minute_words
 
 
 def limit_value_words(limit: str, value: int | None) -> str:
-    """A limit's value: dollars, or a duration for the session and the reality check.
+    """A limit's value: dollars, or a duration for the session and the reality check, in the
+    active language (for pages).
 
     >>> limit_value_words("loss_day", 5000), limit_value_words("session_minutes", 90)
     ('$50.00', '1 hour 30 minutes')
@@ -87,7 +95,7 @@ def limit_value_words(limit: str, value: int | None) -> str:
     'no limit'
     """
     if value is None:
-        return "no limit"
+        return _("no limit")
     if limit.endswith("_minutes"):
-        return duration_words(value)
+        return said(duration_words(value))
     return format_cents(value)

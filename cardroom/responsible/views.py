@@ -20,10 +20,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from accounts.money import format_cents
+from cardroom.language import said
 from cardroom.responsible.forms import (
     SELF_EXCLUSION_CHOICES,
     TIME_OUT_CHOICES,
@@ -62,6 +65,7 @@ from cardroom.responsible.terms import (
     moment_words,
 )
 from cardroom.responsible.usage import usage_of
+from games.words import sentence_of
 
 __all__ = [
     "exclusion_request",
@@ -108,7 +112,11 @@ def _limit_rows(
         if usage is not None and name in (*LOSS_LIMITS, *BUY_IN_LIMITS):
             window = name.rsplit("_", 1)[1]
             amount = (usage.lost if name in LOSS_LIMITS else usage.bought)[window]
-            used = format_cents(amount) if amount >= 0 else f"none (up {format_cents(-amount)})"
+            if amount >= 0:
+                used = format_cents(amount)
+            else:
+                # Translators: nothing used of a loss limit: the player is up %(amount)s.
+                used = _("none (up %(amount)s)") % {"amount": format_cents(-amount)}
         change = pending.get(name)
         rows.append(
             {
@@ -169,26 +177,41 @@ def limits_page(request: HttpRequest) -> HttpResponse:
     form = LimitsForm(request.POST, row=row, pending=pending)
     if not form.is_valid():
         return _page(request, status=400, form=form)
-    said = []
+    lines = []
     for name, value in form.requested().items():
         change = limit_request(user=user, limit=name, value=value, now=now)
         label = str(LimitName(name).label).capitalize()
         if change is None:
             if name in pending:
-                said.append(f"{label}: the change waiting is cancelled.")
+                # Translators: %(limit)s is a limit's name, such as "Daily loss limit".
+                cancelled = _("%(limit)s: the change waiting is cancelled.")
+                lines.append(cancelled % {"limit": label})
         elif change.applied is not None:
-            said.append(f"{label}: {limit_value_words(name, value)}, from now.")
+            # Translators: %(limit)s is a limit's name, %(value)s its new value.
+            at_once = _("%(limit)s: %(value)s, from now.")
+            lines.append(at_once % {"limit": label, "value": limit_value_words(name, value)})
         else:
-            said.append(
-                f"{label}: {limit_value_words(name, value)} from"
-                f" {moment_words(change.effective)} (a higher limit, or none, waits 24 hours)."
+            later = _(
+                # Translators: %(limit)s is a limit's name, %(value)s its new value, %(moment)s
+                # a date and time such as "2026-12-02 14:05 UTC".
+                "%(limit)s: %(value)s from %(moment)s (a higher limit, or none, waits 24 hours)."
+            )
+            lines.append(
+                later
+                % {
+                    "limit": label,
+                    "value": limit_value_words(name, value),
+                    "moment": moment_words(change.effective),
+                }
             )
     minutes = form.cleaned_data["reality_minutes"]
     if "reality_minutes" in form.changed_data and reality_interval_set(
         user=user, minutes=minutes, now=now
     ):
-        said.append(f"A reality check every {duration_words(minutes)}.")
-    for line in said or ["Nothing changed."]:
+        # Translators: %(duration)s is a duration such as "1 hour 30 minutes".
+        every = _("A reality check every %(duration)s.")
+        lines.append(every % {"duration": said(duration_words(minutes))})
+    for line in lines or [_("Nothing changed.")]:
         messages.success(request, line)
     return redirect("limits")
 
@@ -200,7 +223,7 @@ def exclusion_request(request: HttpRequest) -> HttpResponse:
     it is recorded."""
     form = ExclusionForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose one of the lengths offered.")
+        messages.error(request, _("Choose one of the lengths offered."))
         return redirect("limits")
     user, now = _user(request), timezone.now()
     kind, days = form.cleaned_data["kind"], form.cleaned_data["days"]
@@ -222,11 +245,16 @@ def exclusion_request(request: HttpRequest) -> HttpResponse:
             user=user, days=days, kind=kind, reason="asked for on the limits page", by=user, now=now
         )
     except ValueError as error:
-        messages.error(request, str(error).capitalize() + ".")
+        messages.error(request, said(sentence_of(error)).capitalize() + ".")
         return redirect("limits")
-    words = str(ExclusionKind(kind).label)
     until = moment_words(done.exclusion.end)
-    messages.success(request, f"Your {words} is in force until {until}.")
+    if kind == ExclusionKind.SELF_EXCLUSION:
+        # Translators: %(until)s is a date and time such as "2026-12-02 14:05 UTC".
+        in_force = _("Your self-exclusion is in force until %(until)s.")
+    else:
+        # Translators: %(until)s is a date and time such as "2026-12-02 14:05 UTC".
+        in_force = _("Your time-out is in force until %(until)s.")
+    messages.success(request, in_force % {"until": until})
     return redirect("limits")
 
 
@@ -246,12 +274,21 @@ def _wants_json(request: HttpRequest) -> bool:
 def leave_tables(request: HttpRequest) -> HttpResponse:
     """ "Leave my tables": stood up at the end of each hand in play (at once where none is)."""
     now_up, later = tables_leave(user=_user(request), now=timezone.now())
-    words = f"You left {now_up} table{'s' if now_up != 1 else ''} now"
     if later:
-        words += f" and leave {later} more at the end of the hand in play"
+        words = ngettext(
+            # Translators: %(later)s is how many more tables the player leaves when their hand
+            # ends.
+            "You left %(count)s table now and leave %(later)s more at the end of the hand in play.",
+            "You left %(count)s tables now and leave %(later)s more at the end of the hand in"
+            " play.",
+            now_up,
+        )
+    else:
+        words = ngettext("You left %(count)s table now.", "You left %(count)s tables now.", now_up)
+    words = words % {"count": now_up, "later": later}
     if _wants_json(request):
-        return JsonResponse({"left_now": now_up, "leaving": later, "message": words + "."})
-    messages.success(request, words + ".")
+        return JsonResponse({"left_now": now_up, "leaving": later, "message": words})
+    messages.success(request, words)
     return redirect(_next(request))
 
 
@@ -270,7 +307,7 @@ def reality_status(request: HttpRequest) -> JsonResponse:
         data.update(
             {
                 "started": check.started.isoformat() if check.started else None,
-                "played": duration_words(check.played_seconds // 60),
+                "played": said(duration_words(check.played_seconds // 60)),
                 "played_seconds": check.played_seconds,
                 "net_cents": check.net_cents,
                 "net": ("+" if check.net_cents > 0 else "") + format_cents(check.net_cents),
@@ -333,7 +370,7 @@ def lift_exclusion(request: HttpRequest, exclusion_id: int) -> HttpResponse:
         raise PermissionDenied
     form = LiftForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Say why the self-exclusion is lifted.")
+        messages.error(request, _("Say why the self-exclusion is lifted."))
         return redirect("operators-responsible")
     try:
         exclusion = exclusion_lift(
@@ -343,9 +380,10 @@ def lift_exclusion(request: HttpRequest, exclusion_id: int) -> HttpResponse:
             now=timezone.now(),
         )
     except Exclusion.DoesNotExist:
-        messages.error(request, "There is no such exclusion.")
+        messages.error(request, _("There is no such exclusion."))
     except ValueError as error:
-        messages.error(request, str(error).capitalize() + ".")
+        messages.error(request, said(sentence_of(error)).capitalize() + ".")
     else:
-        messages.success(request, f"The self-exclusion of {exclusion.user} is lifted.")
+        lifted = _("The self-exclusion of %(player)s is lifted.")
+        messages.success(request, lifted % {"player": exclusion.user})
     return redirect("operators-responsible")

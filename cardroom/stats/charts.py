@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils import dateformat
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -70,11 +71,13 @@ def nice_ticks(low: int, high: int, count: int = 4) -> list[int]:
 
 
 def _date_format(span_seconds: float) -> str:
+    """The dates along the bottom, as Django's date format (month names in the reader's
+    language)."""
     if span_seconds <= 2 * 86_400:
-        return "%H:%M"
+        return "H:i"
     if span_seconds <= 300 * 86_400:
-        return "%b %d"
-    return "%Y-%m"
+        return "M d"
+    return "Y-m"
 
 
 def _svg(chart_id: str, title: str, desc: str, body: list[str]) -> SafeString:
@@ -134,7 +137,7 @@ def line_chart(
         anchor = ("start", "middle", "middle", "middle", "end")[index]
         body.append(
             f'<text x="{round(x(moment), 1)}" y="{HEIGHT - BOTTOM + 20}" '
-            f'text-anchor="{anchor}" fill="#374151">{escape(moment.strftime(fmt))}</text>'
+            f'text-anchor="{anchor}" fill="#374151">{escape(dateformat.format(moment, fmt))}</text>'
         )
     body.append(
         f'<line x1="{LEFT}" y1="{top + plot_height}" x2="{WIDTH - RIGHT}" '

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
 
 __all__ = ["PLAYER_PRESETS", "TABLE_PRESETS", "Period", "period_from"]
 
@@ -19,11 +21,12 @@ __all__ = ["PLAYER_PRESETS", "TABLE_PRESETS", "Period", "period_from"]
 PLAYER_PRESETS: dict[str, int | None] = {"7d": 7, "30d": 30, "all": None}
 TABLE_PRESETS: dict[str, int | None] = {"1d": 1, "7d": 7, "30d": 30, "all": None}
 
-PRESET_WORDS = {
-    "1d": "today",
-    "7d": "the last 7 days",
-    "30d": "the last 30 days",
-    "all": "all time",
+#: Each preset in words (the pages say them in their reader's language: ``str()``).
+PRESET_WORDS: dict[str, Promise] = {
+    "1d": gettext_lazy("today"),
+    "7d": gettext_lazy("the last 7 days"),
+    "30d": gettext_lazy("the last 30 days"),
+    "all": gettext_lazy("all time"),
 }
 
 
@@ -61,10 +64,12 @@ class Period:
     @property
     def words(self) -> str:
         if self.preset in PRESET_WORDS:
-            return PRESET_WORDS[self.preset]
+            return str(PRESET_WORDS[self.preset])
         if self.first_day is None:
-            return f"up to {self.last_day}"
-        return f"{self.first_day} to {self.last_day}"
+            # Translators: a range of days open at its start, "up to 2026-11-30".
+            return gettext("up to %(last)s") % {"last": self.last_day}
+        # Translators: a range of days, "2026-11-01 to 2026-11-30".
+        return gettext("%(first)s to %(last)s") % {"first": self.first_day, "last": self.last_day}
 
     def bounds(self, field: str) -> dict[str, datetime]:
         """The filter keeping ``field`` (a datetime) inside the period."""
@@ -99,18 +104,24 @@ def period_from(
     if not wanted_from and not wanted_to:
         name = params.get("range") or default
         if name not in presets:
-            return fallback, f"There is no range called {name[:20]!r}."
+            # Translators: {name} is the range asked for, in quotes.
+            return fallback, gettext("There is no range called %(name)s.") % {
+                "name": repr(name[:20])
+            }
         return _preset(name, presets[name], today), ""
     try:
         first = date.fromisoformat(wanted_from) if wanted_from else None
         last = date.fromisoformat(wanted_to) if wanted_to else today
     except ValueError:
-        return fallback, "Dates are written YYYY-MM-DD, such as 2026-01-31."
+        return fallback, gettext("Dates are written YYYY-MM-DD, such as 2026-01-31.")
     if first is None:
         # Open at the start: everything up to the last day asked for.
         return Period(end=Period.of_days(last, last).end, last_day=last, preset=""), ""
     if last < first:
-        return fallback, f"The range ends ({last}) before it starts ({first})."
+        return fallback, gettext("The range ends (%(last)s) before it starts (%(first)s).") % {
+            "last": last,
+            "first": first,
+        }
     return Period.of_days(first, last), ""
 
 

@@ -22,6 +22,7 @@ from fractions import Fraction
 from django.db.models import BigIntegerField, Count, Q, QuerySet, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
+from django.utils.translation import gettext
 
 from accounts.models import AccountKind, User
 from cardroom.models import Game, HandEvent, Table
@@ -202,7 +203,7 @@ def player_stats(*, user: User, period: Period) -> PlayerStats:
             user=user,
             period=period,
             kinds=(AccountKind.BANKROLL, AccountKind.STACK),
-            label="Bankroll and chips on tables",
+            label=gettext("Bankroll and chips on tables"),
         ),
     )
 

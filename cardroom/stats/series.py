@@ -15,6 +15,7 @@ from datetime import datetime
 
 from django.db.models import BigIntegerField, Case, F, Q, QuerySet, Sum, Value, When, Window
 from django.db.models.functions import RowNumber
+from django.utils.translation import gettext
 
 from accounts.models import AccountKind, Transfer, User
 from cardroom.stats.period import Period
@@ -68,10 +69,12 @@ def balance_series(
     user: User,
     period: Period,
     kinds: Sequence[str] = (AccountKind.BANKROLL,),
-    label: str = "Bankroll",
+    label: str | None = None,
     max_points: int = MAX_POINTS,
 ) -> Series:
-    """The balance of the player's accounts of ``kinds`` through the period (module docstring)."""
+    """The balance of the player's accounts of ``kinds`` through the period (module docstring);
+    ``label`` names it ("Bankroll" by default)."""
+    label = gettext("Bankroll") if label is None else label
     moves = _moves(user, kinds)
     opening = 0
     if period.start is not None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db.models import Min, OuterRef
+from django.utils.translation import gettext
 
 from accounts.models import User
 from cardroom.stats.hands import player_deals
@@ -69,9 +70,13 @@ def duration_text(length: timedelta) -> str:
     """
     minutes = int(length.total_seconds() // 60)
     if minutes == 0:
-        return "under a minute"
+        return gettext("under a minute")
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+    if hours:
+        # Translators: a length of time in hours and minutes, "1 h 35 min".
+        return gettext("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": minutes}
+    # Translators: a length of time in minutes, "35 min".
+    return gettext("%(minutes)s min") % {"minutes": minutes}
 
 
 def player_sessions(

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from accounts.money import format_cents
@@ -31,7 +32,9 @@ __all__ = ["player_stats_page", "table_stats_page"]
 
 
 def _presets(names: dict[str, int | None], chosen: str) -> list[dict[str, Any]]:
-    return [{"name": name, "words": PRESET_WORDS[name], "chosen": name == chosen} for name in names]
+    return [
+        {"name": name, "words": str(PRESET_WORDS[name]), "chosen": name == chosen} for name in names
+    ]
 
 
 @login_required
@@ -75,15 +78,24 @@ def _bankroll_chart(stats: PlayerStats, now: datetime) -> SafeString | None:
     if end <= start:
         end = start + timedelta(hours=1)
     bankroll = stats.bankroll
-    desc = (
-        f"Your bankroll went from {format_cents(bankroll.opening)} to "
-        f"{format_cents(bankroll.closing)} over {period.words}, in {bankroll.changes} "
-        f"changes; with your chips on tables, from {format_cents(stats.holdings.opening)} to "
-        f"{format_cents(stats.holdings.closing)}. The tables below the chart list the points."
-    )
+    # Translators: the bankroll chart described for screen readers; {period}: "the last 7
+    # days" or "2026-11-01 to 2026-11-30".
+    desc = gettext(
+        "Your bankroll went from %(opening)s to %(closing)s over %(period)s, in %(changes)s "
+        "changes; with your chips on tables, from %(held_opening)s to %(held_closing)s. The "
+        "tables below the chart list the points."
+    ) % {
+        "opening": format_cents(bankroll.opening),
+        "closing": format_cents(bankroll.closing),
+        "period": period.words,
+        "changes": bankroll.changes,
+        "held_opening": format_cents(stats.holdings.opening),
+        "held_closing": format_cents(stats.holdings.closing),
+    }
     return line_chart(
         chart_id="bankroll-chart",
-        title=f"Bankroll over {period.words}",
+        # Translators: the bankroll chart's title; {period}: "the last 7 days".
+        title=gettext("Bankroll over %(period)s") % {"period": period.words},
         desc=desc,
         lines=[_line(s, start) for s in series],
         start=start,
@@ -122,26 +134,53 @@ def _table_charts(stats: TableStats) -> dict[str, Any]:
     fmt = "%m-%d %H:00" if stats.bucket == "hour" else "%Y-%m-%d"
     label_fmt = "%H:00" if stats.bucket == "hour" else "%m-%d"
     every = max(1, len(stats.buckets) // 6)
-    per = f"per {stats.bucket}"
+    hourly = stats.bucket == "hour"
     hands, rake = [], []
     for index, bucket in enumerate(stats.buckets):
         label = bucket.start.strftime(label_fmt) if index % every == 0 else ""
         when = bucket.start.strftime(fmt)
-        hands.append(Bar(label, bucket.hands, f"{when}: {bucket.hands} hands"))
-        rake.append(Bar(label, bucket.rake, f"{when}: {format_cents(bucket.rake)} rake"))
-    span = f"{stats.buckets[0].start:%Y-%m-%d %H:00} to {stats.buckets[-1].start:{fmt}} UTC"
+        # Translators: one bar of the chart of hands dealt: its hour or day, and the hands.
+        hands_words = ngettext(
+            "%(when)s: %(count)s hands", "%(when)s: %(count)s hands", bucket.hands
+        ) % {"when": when, "count": bucket.hands}
+        hands.append(Bar(label, bucket.hands, hands_words))
+        rake_words = gettext("%(when)s: %(amount)s rake") % {
+            "when": when,
+            "amount": format_cents(bucket.rake),
+        }
+        rake.append(Bar(label, bucket.rake, rake_words))
+    # Translators: the charts' span of time, "2026-11-01 10:00 to 2026-11-02 18:00 UTC".
+    span = gettext("%(first)s to %(last)s UTC") % {
+        "first": f"{stats.buckets[0].start:%Y-%m-%d %H:00}",
+        "last": f"{stats.buckets[-1].start:{fmt}}",
+    }
+    values = {
+        "table": stats.table.name,
+        "span": span,
+        "hands": stats.hands,
+        "rake": format_cents(stats.rake),
+    }
+    if hourly:
+        hands_title, rake_title = gettext("Hands dealt per hour"), gettext("Rake per hour")
+        # Translators: the chart described for screen readers; {span}: its span of time.
+        hands_desc = gettext("Hands dealt at %(table)s per hour, %(span)s: %(hands)s in all.")
+        rake_desc = gettext("Rake taken at %(table)s per hour, %(span)s: %(rake)s in all.")
+    else:
+        hands_title, rake_title = gettext("Hands dealt per day"), gettext("Rake per day")
+        # Translators: the chart described for screen readers; {span}: its span of time.
+        hands_desc = gettext("Hands dealt at %(table)s per day, %(span)s: %(hands)s in all.")
+        rake_desc = gettext("Rake taken at %(table)s per day, %(span)s: %(rake)s in all.")
     return {
         "hands_chart": bar_chart(
             chart_id="hands-chart",
-            title=f"Hands dealt {per}",
-            desc=f"Hands dealt at {stats.table.name} {per}, {span}: {stats.hands} in all.",
+            title=hands_title,
+            desc=hands_desc % values,
             bars=hands,
         ),
         "rake_chart": bar_chart(
             chart_id="rake-chart",
-            title=f"Rake {per}",
-            desc=f"Rake taken at {stats.table.name} {per}, {span}: "
-            f"{format_cents(stats.rake)} in all.",
+            title=rake_title,
+            desc=rake_desc % values,
             bars=rake,
             words=format_cents,
             colour="#b7791f",

@@ -32,6 +32,7 @@ from accounts.lockouts import address_lockout, bearer_failed
 from accounts.models import User
 from accounts.two_factor import session_passes
 from cardroom.models import ApiToken
+from games.words import words
 
 __all__ = [
     "API_TOKENS",
@@ -44,11 +45,12 @@ __all__ = [
 
 #: ``last_used`` is written at most this often per token: a busy bot's reconnects cost no write.
 LAST_USED_EVERY = timedelta(minutes=1)
-#: Close codes and reasons of refused handshakes (docs/protocol.md, "Connecting").
+#: Close codes and reasons of refused handshakes (docs/protocol.md, "Connecting"); the consumer
+#: says a reason in the socket's language (at most 123 bytes, else the English).
 NOT_LOGGED_IN = 4401
 LOCKED_OUT = 4429
-TWO_FACTOR_NEEDED = "two-factor code needed: enter it on the site first"
-REVOKED = "token revoked"
+TWO_FACTOR_NEEDED = words("two-factor code needed: enter it on the site first")
+REVOKED = words("token revoked")
 
 
 def _digest(token: str) -> str:
@@ -163,7 +165,9 @@ def _bearer_login(
     lockout = address_lockout(address=address, user_agent=user_agent, path=path)
     if lockout is not None:
         at = lockout.until.astimezone(UTC).strftime("%H:%M")
-        return None, (LOCKED_OUT, f"too many failed logins from this address; try after {at} UTC")
+        # Translators: {time} is a time of day in UTC, such as 14:05
+        reason = words("too many failed logins from this address; try after {time} UTC", time=at)
+        return None, (LOCKED_OUT, reason)
     found = token_lookup(token)
     if found is None:
         bearer_failed(address=address, user_agent=user_agent, path=path)

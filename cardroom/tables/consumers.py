@@ -4,6 +4,11 @@
 pushing out-of-band HTML fragments rendered from the page's own partials. Every push carries the
 table's version; on a "version N" group message each connection renders its own viewer's
 state, so hidden cards never leave the server for anyone not entitled to them.
+
+Each socket speaks its handshake's language (cardroom/language.py, ``scope_language``): an
+error frame's message is the rules' sentence said in it, and the page's fragments are drawn
+under it. A sentence is said by the consumer that caught the refusal, in memory: a channel
+layer's hop (msgpack over Redis) would leave only its English text.
 """
 
 from __future__ import annotations
@@ -20,10 +25,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
+from cardroom.language import said, scope_language
 from cardroom.models import Seat, Table
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
@@ -42,6 +48,7 @@ from cardroom.tables.protocol import (
 from cardroom.tables.runtime import table_act, table_apply
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
 from games.engine import ConfigError, IllegalAction
+from games.words import sentence_of, words
 
 __all__ = ["TableApiConsumer", "TablePageConsumer", "parse_message"]
 
@@ -50,11 +57,11 @@ log = logging.getLogger(__name__)
 #: How many answered action ids a connection remembers, to answer a replay at once. Applied
 #: ids are also kept in the database (ActionReceipt), across connections and processes.
 REMEMBERED_IDS = 256
-UNAVAILABLE = (
+UNAVAILABLE = words(
     "the cardroom could not reach its database, so this was not applied: send it again with "
     "the same id (an action that was applied is never applied twice)"
 )
-INTERNAL = "something went wrong on our side, so this was not applied: you may send it again"
+INTERNAL = words("something went wrong on our side, so this was not applied: you may send it again")
 #: Answers a client should be able to retry with the same id: they are not remembered.
 RETRYABLE = frozenset({"unavailable", "internal", "rate_limited"})
 #: Actions go through the one thread Channels keeps for database writes only on SQLite, which
@@ -74,8 +81,11 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     snapshot: dict[str, Any] | None = None
     #: The viewer holds a seat here: this process renews its presence lease.
     seated = False
+    #: The handshake's language (the switcher's cookie, else Accept-Language), set at connect.
+    language: str | None = None
 
     async def connect(self) -> None:
+        self.language = scope_language(self.scope)
         # A refusal is accepted, then closed with its code: a handshake refused outright
         # reaches the client as HTTP 403, and "log in" could not be told from "no such table".
         user = self.scope.get("user")
@@ -108,13 +118,26 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await database_sync_to_async(self._presence)(+1)
         await self.push_state(force=True)
 
+    def say(self, text: str) -> str:
+        """A sentence of the rules (or a plain message) in this socket's language."""
+        with translation.override(self.language):
+            return said(text)
+
+    def close_reason(self, reason: str) -> str | None:
+        """A close frame's reason in this socket's language; it may hold 123 bytes, so a
+        longer translation gives way to the English."""
+        if not reason:
+            return None
+        spoken = self.say(reason)
+        return spoken if len(spoken.encode()) <= 123 else str(reason)
+
     async def refuse(self, code: int, reason: str = "") -> None:
         await self.accept()
-        await self.close(code=code, reason=reason or None)
+        await self.close(code=code, reason=self.close_reason(reason))
 
     async def token_revoked(self, event: dict[str, Any]) -> None:
         """The token this socket logged in with was revoked: the socket closes at once."""
-        await self.close(code=NOT_LOGGED_IN, reason=REVOKED)
+        await self.close(code=NOT_LOGGED_IN, reason=self.close_reason(REVOKED))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "token_group"):
@@ -152,13 +175,14 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 self._remember(key, answer)
             await self.answer(answer)
         except MessageError as error:
-            await self.answer(error_frame(error.ident or ident, error.code, str(error)))
+            refusal = self.say(sentence_of(error))
+            await self.answer(error_frame(error.ident or ident, error.code, refusal))
         except DatabaseError:
             log.exception("table %s: the database failed on a frame", self.table_id)
-            await self.answer(error_frame(ident, "unavailable", UNAVAILABLE))
+            await self.answer(error_frame(ident, "unavailable", self.say(UNAVAILABLE)))
         except Exception:
             log.exception("table %s: a frame failed", self.table_id)
-            await self.answer(error_frame(ident, "internal", INTERNAL))
+            await self.answer(error_frame(ident, "internal", self.say(INTERNAL)))
         else:
             await self.after_answer(sat=sat)
 
@@ -187,17 +211,18 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                     table_id=self.table_id, user_id=self.scope["user"].pk
                 )
             except IllegalAction as error:
-                return error_frame(ident, "refused", str(error))
+                return error_frame(ident, "refused", self.say(sentence_of(error)))
             return {"type": "suggestion", "id": ident, **rows}
         try:
             await database_sync_to_async(table_act, thread_sensitive=SERIAL_WRITES)(
                 table_id=self.table_id, user=self.scope["user"], action=action, action_id=key
             )
         except (IllegalAction, ConfigError, LedgerError) as error:
-            return error_frame(ident, "refused", str(error))
+            # Said here, where the refusal is in memory with its sentence.
+            return error_frame(ident, "refused", self.say(sentence_of(error)))
         except DatabaseError:
             log.exception("table %s: the database failed on an action", self.table_id)
-            return error_frame(ident, "unavailable", UNAVAILABLE)
+            return error_frame(ident, "unavailable", self.say(UNAVAILABLE))
         return {"type": "ack", "id": ident}
 
     def _remember(self, key: str, answer: dict[str, Any]) -> None:
@@ -210,7 +235,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.rate)
         self.refilled = now
         if self.tokens < 1:
-            raise MessageError("rate_limited", "too many messages: slow down")
+            raise MessageError("rate_limited", words("too many messages: slow down"))
         self.tokens -= 1
 
     async def table_version(self, event: dict[str, Any]) -> None:
@@ -312,7 +337,7 @@ class TablePageConsumer(_TableConsumer):
                 try:
                     form[name] = cents_from_dollars(form[name])
                 except ValueError as error:
-                    raise MessageError("bad_amount", str(error)) from error
+                    raise MessageError("bad_amount", sentence_of(error)) from error
         return check_message({"type": "action", "id": ident, "action": form, "durable": durable})
 
     bankroll: int = 0
@@ -329,28 +354,41 @@ class TablePageConsumer(_TableConsumer):
 
     async def send_state(self, state: dict[str, Any]) -> None:
         assert self.snapshot is not None
-        context = page_context(
-            snapshot=self.snapshot, state=state, bankroll_cents=self.bankroll, oob=True
-        )
         # Templates are the costly part: drawn in the thread pool, off the event loop.
-        html = await sync_to_async(render_to_string, thread_sensitive=False)(
-            "cardroom/partials/_regions.html", context
+        html = await sync_to_async(self._regions, thread_sensitive=False)(
+            self.snapshot, state, self.bankroll
         )
         await self.send(text_data=html)
+
+    def _regions(self, snapshot: dict[str, Any], state: dict[str, Any], bankroll: int) -> str:
+        """The page's regions for this viewer, in this socket's language: the context and the
+        template in one thread, since the active language belongs to a thread."""
+        with translation.override(self.language):
+            context = page_context(
+                snapshot=snapshot, state=state, bankroll_cents=bankroll, oob=True
+            )
+            return render_to_string("cardroom/partials/_regions.html", context)
 
     #: Whether the page shows an error notice: the next applied action clears it, since an
     #: error left on screen through later hands reads as if it still applied.
     notice_shown: bool = False
 
     async def answer(self, answer: dict[str, Any]) -> None:
+        # The error's message was said in this socket's language when the frame was made.
         if answer["type"] == "suggestion":
-            await self.send(text_data=suggestion_html(answer))
+            with translation.override(self.language):
+                html = suggestion_html(answer)
+            await self.send(text_data=html)
         if answer["type"] == "error":
             self.notice_shown = True
-            await self.send(text_data=notice_html(answer["message"]))
+            with translation.override(self.language):
+                html = notice_html(answer["message"])
+            await self.send(text_data=html)
         elif answer["type"] == "ack" and self.notice_shown:
             self.notice_shown = False
-            await self.send(text_data=notice_html(""))
+            with translation.override(self.language):
+                html = notice_html("")
+            await self.send(text_data=html)
 
 
 def notice_html(message: str) -> str:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from games.words import words
+
 __all__ = ["Engine", "engine_for"]
 
 
@@ -78,7 +80,9 @@ REST_PHASES = {
 def engine_for(game: str) -> Engine:
     """The engine of a table's ``game``; ValueError naming the games there are."""
     if game not in PACKAGES:
-        raise ValueError(f"unknown game {game!r}; games: {', '.join(PACKAGES)}")
+        raise ValueError(
+            words("unknown game {game}; games: {games}", game=repr(game), games=", ".join(PACKAGES))
+        )
     module = importlib.import_module(PACKAGES[game])
     presets = _presets(game, module)
     return Engine(

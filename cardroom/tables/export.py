@@ -20,18 +20,23 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from accounts.models import Transfer
 from accounts.money import format_cents
 from cardroom.models import Game, Hand, HandEvent, Seat, Table
 from cardroom.presentation.event_words import event_words
 from cardroom.tables.history import hand_history, seat_names
+from cardroom.tables.replay_events import place_words
 from cardroom.tables.replayer import LedgerBook, first_transfer, hand_replay, hand_start
 from cardroom.tables.verification import hand_openings
 from games.events import event_cards
+from games.words import words
 
 __all__ = [
     "CHUNK_SIZE",
@@ -51,15 +56,36 @@ SCHEMA = "cardroom.hand/1"
 CHUNK_SIZE = 200
 
 #: How the text format heads each part of a hand, by the replayer's sections.
-HEADINGS = {
-    "antes": {"": "ANTES", "three_card_poker": "BETS", "chinese_poker": "HAND FEES"},
-    "deal": {"": "DEAL"},
-    "decisions": {
-        "": "DECLARE", "three_card_poker": "PLAY OR FOLD", "chinese_poker": "SETTING THE HANDS",
+HEADINGS: dict[str, dict[str, Promise]] = {
+    "antes": {
+        "": pgettext_lazy("hand history heading", "ANTES"),
+        "three_card_poker": pgettext_lazy("hand history heading", "BETS"),
+        "chinese_poker": pgettext_lazy("hand history heading", "HAND FEES"),
     },
-    "showdown": {"": "SHOWDOWN"},
-    "payments": {"": "PAYMENTS"},
-}  # fmt: skip
+    "deal": {"": pgettext_lazy("hand history heading", "DEAL")},
+    "decisions": {
+        "": pgettext_lazy("hand history heading", "DECLARE"),
+        "three_card_poker": pgettext_lazy("hand history heading", "PLAY OR FOLD"),
+        "chinese_poker": pgettext_lazy("hand history heading", "SETTING THE HANDS"),
+    },
+    "showdown": {"": pgettext_lazy("hand history heading", "SHOWDOWN")},
+    "payments": {"": pgettext_lazy("hand history heading", "PAYMENTS")},
+}
+
+Item = TypeVar("Item")
+
+
+def _in_language(language: str | None, items: Iterator[Item]) -> Iterator[Item]:
+    """Each of ``items`` made under ``language``: a download streams after its view returned
+    (under ASGI, in another thread), so the words of each hand are said in the language of the
+    request that asked for them."""
+    while True:
+        with translation.override(language):
+            try:
+                item = next(items)
+            except StopIteration:
+                return
+        yield item
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +107,9 @@ class Period:
         """
         first, last = _moment(start, end=False), _moment(end, end=True)
         if last <= first:
-            raise ValueError(f"the period ends ({end}) before it starts ({start})")
+            raise ValueError(
+                words("the period ends ({end}) before it starts ({start})", end=end, start=start)
+            )
         return cls(first, last)
 
 
@@ -95,8 +123,12 @@ def _moment(text: str, *, end: bool) -> datetime:
             moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError as error:
         raise ValueError(
-            f"{text!r} is not a date: write YYYY-MM-DD (such as 2026-12-01) or an ISO date and "
-            "time (such as 2026-12-01T18:30)"
+            # Translators: {text} is what was typed, in quotes.
+            words(
+                "{text} is not a date: write YYYY-MM-DD (such as 2026-12-01) or an ISO date and "
+                "time (such as 2026-12-01T18:30)",
+                text=repr(text),
+            )
         ) from error
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
@@ -131,7 +163,15 @@ def hand_records(
     chunk_size: int = CHUNK_SIZE,
 ) -> Iterator[dict[str, Any]]:
     """Each hand as a JSON-ready record (docs/hand-history.md): as the user ``viewer`` may read
-    it, or, with ``audit``, everything. Reads ``chunk_size`` hands at a time."""
+    it, or, with ``audit``, everything. Reads ``chunk_size`` hands at a time. Its words are in
+    the language active when this is called (the request's)."""
+    records = _records(hands, viewer=viewer, audit=audit, chunk_size=chunk_size)
+    return _in_language(translation.get_language(), records)
+
+
+def _records(
+    hands: QuerySet[Hand], *, viewer: int | None, audit: bool, chunk_size: int
+) -> Iterator[dict[str, Any]]:
     hands = hands.select_related("table", "round")
     if audit:
         hands = hands.prefetch_related(
@@ -240,20 +280,25 @@ def _audit_history(hand: Hand) -> dict[str, Any]:
 def game_title(table: Table) -> str:
     """The game as a hand history heads it: "Survivor Guts", "Classic Guts, Kitty"."""
     if table.game == Game.GUTS:
+        # "Monte Carlo Guts", "Survivor Guts": the games' own names, in every language.
         return f"{table.preset_name} Guts"
     if table.game == Game.CLASSIC_GUTS:
-        return f"Classic Guts, {table.preset_name}"
+        # Translators: Classic Guts and the table's preset, "Classic Guts, Kitty".
+        return gettext("Classic Guts, %(preset)s") % {"preset": table.preset_name}
     return str(Game(table.game).label)
 
 
 def stakes_words(table: Table) -> str:
     """ "$1.00 ante", "$1.00 a unit", "$1.00 minimum Ante"."""
-    amount = format_cents(table.stakes)
+    amount = {"amount": format_cents(table.stakes)}
     if table.game == Game.CHINESE_POKER:
-        return f"{amount} a unit"
+        # Translators: Chinese Poker's stakes, "$1.00 a unit".
+        return gettext("%(amount)s a unit") % amount
     if table.game == Game.THREE_CARD_POKER:
-        return f"{amount} minimum Ante"
-    return f"{amount} ante"
+        # Translators: Three Card Poker's stakes, "$1.00 minimum Ante".
+        return gettext("%(amount)s minimum Ante") % amount
+    # Translators: a Guts table's stakes, "$1.00 ante".
+    return gettext("%(amount)s ante") % amount
 
 
 def _utc(moment: datetime | None) -> str | None:
@@ -320,16 +365,35 @@ def _record(
             {"section": step["section"], "seat": step["seat"], "text": step["line"]}
             for step in steps[1:-1]
         ],
-        "payments": [
-            {"from": pay["from"], "to": pay["to"], "amount": pay["amount"]}
-            for pay in last.get("payments", [])
-        ],
+        "payments": _payments(last.get("payments", [])),
         "rake": last["rake"],
         "summary": last["caption"],
         "result": history.get("result"),
         "commitment": {"root": history["root"], "leaves": list(history["leaves"])},
         "openings": list(history["openings"]),
     }
+
+
+def _payments(payments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Who paid whom, as the schema names the places: a player's name, "the pot", "the
+    reserve", "the house" or "the house (rake)", in English whatever the reader's language
+    (programs read them)."""
+
+    def place(pay: dict[str, Any], code: str, shown: str) -> str:
+        where = pay.get(code)
+        if not isinstance(where, str) or where.startswith("stack:"):
+            return str(pay[shown])  # a player's name, the same in every language
+        with translation.override("en"):
+            return place_words(where, {})
+
+    return [
+        {
+            "from": place(pay, "source", "from"),
+            "to": place(pay, "target", "to"),
+            "amount": pay["amount"],
+        }
+        for pay in payments
+    ]
 
 
 def jsonl_lines(records: Iterable[Mapping[str, Any]]) -> Iterator[str]:
@@ -339,54 +403,85 @@ def jsonl_lines(records: Iterable[Mapping[str, Any]]) -> Iterator[str]:
 
 
 def text_hands(records: Iterable[Mapping[str, Any]]) -> Iterator[str]:
-    """Each hand in the text format, a blank line after each."""
-    for record in records:
-        yield hand_text(record) + "\n\n"
+    """Each hand in the text format, a blank line after each, in the language active when this
+    is called (the request's)."""
+    texts = (hand_text(record) + "\n\n" for record in records)
+    return _in_language(translation.get_language(), texts)
 
 
 def hand_text(record: Mapping[str, Any]) -> str:
     """One hand in the style of the big rooms' hand histories (docs/hand-history.md)."""
     table = record["table"]
     started = datetime.fromisoformat(str(record["started"]).replace("Z", "+00:00"))
-    lines = [
-        f"Cardroom Hand #{record['id']}: {table['title']} ({table['stakes_text']}) - "
-        f"{started.astimezone(UTC):%Y/%m/%d %H:%M:%S} UTC"
-    ]
+    # Translators: the first line of a hand in the text export: "Cardroom Hand #1-1: Survivor
+    # Guts ($1.00 ante) - 2026/12/01 01:50:00 UTC" (the date and time stay as they are).
+    head = gettext("Cardroom Hand #%(id)s: %(title)s (%(stakes)s) - %(started)s UTC") % {
+        "id": record["id"],
+        "title": table["title"],
+        "stakes": table["stakes_text"],
+        "started": f"{started.astimezone(UTC):%Y/%m/%d %H:%M:%S}",
+    }
+    lines = [head]
     button = record.get("button")
-    lines.append(
-        f"Table '{table['name']}'" + (f" Seat {button} is the button" if button is not None else "")
-    )
+    if button is not None:
+        lines.append(
+            gettext("Table '%(name)s' Seat %(seat)s is the button")
+            % {"name": table["name"], "seat": button}
+        )
+    else:
+        lines.append(gettext("Table '%(name)s'") % {"name": table["name"]})
     for seat in record["seats"]:
         lines.append(
-            f"Seat {seat['seat']}: {seat['player']} ({format_cents(seat['start'])} in chips)"
+            # Translators: a seat as a hand begins: "Seat 0: ann ($200.00 in chips)".
+            gettext("Seat %(seat)s: %(player)s (%(amount)s in chips)")
+            % {
+                "seat": seat["seat"],
+                "player": seat["player"],
+                "amount": format_cents(seat["start"]),
+            }
         )
     section = ""
     for action in record["actions"]:
         if action["section"] != section:
             section = action["section"]
-            names = HEADINGS.get(section, {"": section.upper()})
-            lines.append(f"*** {names.get(table['game'], names[''])} ***")
+            names = HEADINGS.get(section)
+            heading = str(names.get(table["game"], names[""])) if names else section.upper()
+            lines.append(f"*** {heading} ***")
         lines.append(action["text"])
-    lines.append("*** SUMMARY ***")
+    summary = pgettext("hand history heading", "SUMMARY")
+    lines.append(f"*** {summary} ***")
     result = record.get("result") or {}
     totals = []
     if isinstance(result.get("pot"), int):
-        totals.append(f"Total pot {format_cents(result['pot'])}")
-    totals.append(f"Rake {format_cents(record['rake'])}")
+        totals.append(gettext("Total pot %(amount)s") % {"amount": format_cents(result["pot"])})
+    totals.append(gettext("Rake %(amount)s") % {"amount": format_cents(record["rake"])})
     lines.append(" | ".join(totals))
     if record.get("void"):
-        lines.append(f"Hand void: {record['void']}")
+        # Translators: {reason}: the house's reason, as the operator typed it.
+        lines.append(gettext("Hand void: %(reason)s") % {"reason": record["void"]})
     for seat in record["seats"]:
         net = seat["net"]
-        outcome = "even"
-        if net:
-            outcome = f"{'won' if net > 0 else 'lost'} {format_cents(abs(net))}"
-        marker = " (button)" if seat["seat"] == button else ""
-        lines.append(f"Seat {seat['seat']}: {seat['player']}{marker} {outcome}")
-    lines.append(f"Deck commitment {record['commitment']['root']}")
+        values = {
+            "seat": seat["seat"],
+            "player": seat["player"],
+            "amount": format_cents(abs(net)),
+        }
+        if seat["seat"] == button:
+            values["player"] = gettext("%(player)s (button)") % {"player": seat["player"]}
+        if net > 0:
+            lines.append(gettext("Seat %(seat)s: %(player)s won %(amount)s") % values)
+        elif net < 0:
+            lines.append(gettext("Seat %(seat)s: %(player)s lost %(amount)s") % values)
+        else:
+            lines.append(gettext("Seat %(seat)s: %(player)s even") % values)
+    lines.append(gettext("Deck commitment %(root)s") % {"root": record["commitment"]["root"]})
     for opening in record["openings"]:
-        checked = "matches" if opening.get("verified") else "DOES NOT MATCH"
-        lines.append(
-            f"Opening {opening['position']}: {opening['card']} salt {opening['salt']} {checked}"
-        )
+        values = {key: opening[key] for key in ("position", "card", "salt")}
+        if opening.get("verified"):
+            # Translators: a card's opening checked against the deck commitment.
+            lines.append(gettext("Opening %(position)s: %(card)s salt %(salt)s matches") % values)
+        else:
+            lines.append(
+                gettext("Opening %(position)s: %(card)s salt %(salt)s DOES NOT MATCH") % values
+            )
     return "\n".join(lines)

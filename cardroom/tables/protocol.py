@@ -3,7 +3,8 @@
 Reading a frame must cost the same whatever a client sends: the size is checked before
 decoding, deep nesting is refused as bad JSON, and amounts are checked for type and range
 here, before any rule or database is involved. Every refusal is a :class:`MessageError` with
-a code from :data:`ERROR_CODES` and a sentence a person can read.
+a code from :data:`ERROR_CODES` and a sentence a person can read (a sentence of the rules,
+games.words, which the consumer says in the connection's language).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+
+from games.words import words
 
 __all__ = [
     "AMOUNT_FIELDS",
@@ -52,7 +55,8 @@ ERROR_CODES = {
 
 
 class MessageError(ValueError):
-    """A message the protocol refuses: ``code`` and a message a person can read."""
+    """A message the protocol refuses: ``code`` and a message a person can read (a Sentence,
+    kept as ``args[0]``: read it with ``games.words.sentence_of``)."""
 
     def __init__(self, code: str, message: str, ident: Any = None) -> None:
         super().__init__(message)
@@ -69,7 +73,7 @@ def error_frame(ident: Any, code: str, message: str) -> dict[str, Any]:
 def parse_message(text: str | None) -> dict[str, Any]:
     """Check one client frame against the protocol's schema; MessageError says what is wrong."""
     if text is None:
-        raise MessageError("bad_frame", "send JSON text frames, not binary")
+        raise MessageError("bad_frame", words("send JSON text frames, not binary"))
     check_text(text)
     return check_message(decode(text))
 
@@ -78,13 +82,17 @@ def check_text(text: str) -> None:
     """A text frame within the size limit, and text that UTF-8 can carry (a lone surrogate,
     as ``"\\ud800"`` decodes to, cannot be stored or sent back)."""
     if len(text) > MAX_MESSAGE_BYTES:
-        raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
+        raise MessageError("too_large", _too_large())
     try:
         size = len(text.encode())
     except UnicodeEncodeError as error:
-        raise MessageError("bad_frame", "the frame is not valid UTF-8 text") from error
+        raise MessageError("bad_frame", words("the frame is not valid UTF-8 text")) from error
     if size > MAX_MESSAGE_BYTES:
-        raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
+        raise MessageError("too_large", _too_large())
+
+
+def _too_large() -> str:
+    return words("a message may be at most {size} bytes", size=MAX_MESSAGE_BYTES)
 
 
 def decode(text: str) -> Any:
@@ -95,50 +103,60 @@ def decode(text: str) -> Any:
         # RecursionError: thousands of nested brackets. ValueError also covers integers past
         # Python's digit limit, which would otherwise fail later, when the answer is written.
         if isinstance(error, RecursionError):
-            reason = "nested too deeply"
+            reason = words("not JSON: nested too deeply")
         elif "digits" in str(error):
-            reason = "a number in it is too long"
+            reason = words("not JSON: a number in it is too long")
         else:
-            reason = str(error)[:120]
-        raise MessageError("bad_json", f"not JSON: {reason}") from error
+            # Translators: {reason} is Python's own explanation, in English
+            reason = words("not JSON: {reason}", reason=str(error)[:120])
+        raise MessageError("bad_json", reason) from error
     try:
         # Escapes in the JSON can make what the frame's text could not: a lone surrogate, or
         # a NUL that no database column takes.
         json.dumps(value, ensure_ascii=False).encode()
     except (UnicodeEncodeError, RecursionError) as error:
-        raise MessageError("bad_json", "the JSON holds text that is not valid Unicode") from error
+        raise MessageError(
+            "bad_json", words("the JSON holds text that is not valid Unicode")
+        ) from error
     if "\\u0000" in text and ESCAPED_NUL.search(text):
-        raise MessageError("bad_json", "the JSON holds a NUL character")
+        raise MessageError("bad_json", words("the JSON holds a NUL character"))
     return value
 
 
 def check_message(message: Any) -> dict[str, Any]:
     """A decoded message in the protocol's shape: ``sync``, or an ``action`` with an id."""
     if not isinstance(message, dict):
-        raise MessageError("bad_message", "a message is a JSON object with a 'type'")
+        raise MessageError("bad_message", words("a message is a JSON object with a 'type'"))
     kind = message.get("type")
     if kind == "sync":
         return message
     if kind != "action":
         shown = kind if isinstance(kind, str) and len(kind) <= 40 else "?"
-        raise MessageError("bad_type", f"unknown type {shown!r}; types: action, sync")
+        raise MessageError(
+            "bad_type", words("unknown type {type}; types: action, sync", type=repr(shown))
+        )
     ident = message.get("id")
     if not _usable_id(ident):
         raise MessageError(
-            "bad_id", "an action needs an 'id': a string or number, unique per client"
+            "bad_id", words("an action needs an 'id': a string or number, unique per client")
         )
     action = message.get("action")
     if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-        raise MessageError("bad_action", "'action' must be an object with a 'kind'", ident)
+        raise MessageError("bad_action", words("'action' must be an object with a 'kind'"), ident)
     if len(action["kind"]) > 40:
-        raise MessageError("bad_action", "'kind' names an action, in at most 40 characters", ident)
+        raise MessageError(
+            "bad_action", words("'kind' names an action, in at most 40 characters"), ident
+        )
     for name in AMOUNT_FIELDS:
         value = action.get(name)
         # Other types are left to the rules, which say which amount they wanted.
         out_of_range = isinstance(value, int) and not 0 <= value <= MAX_AMOUNT_CENTS
         if out_of_range and not isinstance(value, bool):
             raise MessageError(
-                "bad_amount", f"'{name}' is out of range: amounts are 0 to $10 billion", ident
+                "bad_amount",
+                # Translators: {field} is the name of an amount's field, such as 'buy_in'
+                words("'{field}' is out of range: amounts are 0 to $10 billion", field=name),
+                ident,
             )
     return message
 

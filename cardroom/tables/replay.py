@@ -14,6 +14,7 @@ from typing import Any
 
 from cardroom.models import Hand, Table, TableAction
 from cardroom.tables.engines import engine_for
+from games.words import sentence_of, words
 
 __all__ = ["ReplayResult", "table_replay"]
 
@@ -30,6 +31,7 @@ class ReplayResult:
     actions: int
     hands: int
     ok: bool
+    #: The first difference in words (a sentence of the rules, games.words), or "".
     problem: str = ""
 
 
@@ -51,22 +53,28 @@ def table_replay(*, table: Table) -> ReplayResult:
             state = game.load(action["state"])
             continue
         if state is None:
-            return ReplayResult(table.pk, count, 0, False, "the journal has no first state")
+            return ReplayResult(table.pk, count, 0, False, words("the journal has no first state"))
         try:
             state, events = game.apply(state, action)
         except ValueError as error:
-            return ReplayResult(
-                table.pk, count, len(ended), False,
-                f"version {entry.version}: the rules refused {action.get('kind')!r}: {error}",
-            )  # fmt: skip
+            problem = words(
+                # Translators: {kind} is the action's kind; {error} the rules' refusal
+                "version {version}: the rules refused {kind}: {error}",
+                version=entry.version,
+                kind=repr(action.get("kind")),
+                error=sentence_of(error),
+            )
+            return ReplayResult(table.pk, count, len(ended), False, problem)
         ended.extend(e.to_json() for e in events if e.to_json()["type"] == "hand_ended")
     recorded = [results[number] for number in sorted(results)]
     if ended != recorded:
-        return ReplayResult(
-            table.pk, count, len(ended), False,
-            f"{len(ended)} hands replayed, {len(recorded)} recorded, and their results differ",
-        )  # fmt: skip
+        problem = words(
+            "{replayed} hands replayed, {recorded} recorded, and their results differ",
+            replayed=len(ended),
+            recorded=len(recorded),
+        )
+        return ReplayResult(table.pk, count, len(ended), False, problem)
     # Both through JSON, as the database stores them (tuples become lists, keys text).
     if state is None or _json(game.dump(state)) != _json(table.state):
-        return ReplayResult(table.pk, count, len(ended), False, "the final state differs")
+        return ReplayResult(table.pk, count, len(ended), False, words("the final state differs"))
     return ReplayResult(table.pk, count, len(ended), True)

@@ -19,9 +19,14 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
 from accounts.money import format_cents
-from cardroom.presentation.chinese import NATURAL_NAMES
-from cardroom.presentation.event_words import event_words
+from cardroom.presentation.chinese import natural_name
+from cardroom.presentation.event_words import event_words, foul_words
+from cardroom.presentation.hand_words import hand_name, rank_plural
 
 __all__ = [
     "BET_RESULTS",
@@ -30,6 +35,7 @@ __all__ = [
     "TablePicture",
     "apply_event",
     "event_moves",
+    "place_words",
     "signed",
 ]
 
@@ -85,29 +91,39 @@ SECTIONS: dict[str, str] = {
 }
 
 #: Chinese Poker's pairs where nothing changes hands, by the reason scored.
-EVEN_PAIRS = {
-    "natural_tie": "naturals of equal rank",
-    "both_fouled": "both fouled",
-    "both_surrendered": "both surrendered",
+EVEN_PAIRS: dict[str, Promise] = {
+    "natural_tie": gettext_lazy("naturals of equal rank"),
+    "both_fouled": gettext_lazy("both fouled"),
+    "both_surrendered": gettext_lazy("both surrendered"),
 }
 
 #: Reasons the games give (sitting out, a round's end), in words.
-REASONS = {
-    "ante_timeout": "did not ante in time",
-    "short_payment": "could not pay in full",
+REASONS: dict[str, str | Promise] = {
+    "ante_timeout": pgettext_lazy("reason", "did not ante in time"),
+    "short_payment": pgettext_lazy("reason", "could not pay in full"),
     "asked": "",
-    "no_losers": "nobody lost",
-    "single_in": "one player was In alone",
-    "last_player": "one player is left",
-    "no_players": "nobody is left",
+    "no_losers": pgettext_lazy("reason", "nobody lost"),
+    "single_in": pgettext_lazy("reason", "one player was In alone"),
+    "last_player": pgettext_lazy("reason", "one player is left"),
+    "no_players": pgettext_lazy("reason", "nobody is left"),
 }
 
-#: Ranks as a wild card is named: "fives wild", never "5s wild", which reads as a card.
-RANK_PLURALS = {
-    "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
-    "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings",
-    "A": "aces",
-}  # fmt: skip
+#: Three Card Poker's bets as a seat shows them (the picture keeps them by their English name).
+BET_WORDS: dict[str, str | Promise] = {
+    "Ante": "Ante",
+    "Pair Plus": "Pair Plus",
+    "Play": pgettext_lazy("three card poker bet", "Play"),
+    "Ante bonus": gettext_lazy("Ante bonus"),
+}
+
+#: A seat's status in the picture (kept as a code: the replay reads it), as a seat shows it.
+STATUS_WORDS: dict[str, Promise] = {
+    "mucked": pgettext_lazy("seat status", "mucked"),
+    "sitting out": pgettext_lazy("seat status", "sitting out"),
+    "left": pgettext_lazy("seat status", "left"),
+    "folded": pgettext_lazy("seat status", "folded"),
+    "surrendered": pgettext_lazy("seat status", "surrendered"),
+}
 
 Move = tuple[str, str, int]
 
@@ -172,7 +188,7 @@ def signed(cents: int) -> str:
     ('+$1.91', '−$4.00', 'even')
     """
     if cents == 0:
-        return "even"
+        return pgettext("result", "even")
     return ("+" if cents > 0 else "−") + format_cents(abs(cents))
 
 
@@ -244,7 +260,7 @@ class TablePicture:
         self.paid: Counter[tuple[str, str]] = Counter()
 
     def name(self, seat: Any) -> str:
-        return self.names.get(seat, f"seat {seat}") if isinstance(seat, int) else "the dealer"
+        return _seat_name(self.names, seat)
 
     def seat(self, number: int) -> SeatPicture:
         if number not in self.seats:
@@ -252,21 +268,18 @@ class TablePicture:
         return self.seats[number]
 
     def place_name(self, place: str) -> str:
-        kind, _, number = place.partition(":")
-        if kind == "stack":
-            return self.name(int(number))
-        if kind == "bankroll":
-            return f"{self.name(int(number))}'s bankroll"
-        names = {"pot": "the pot", "reserve": "the reserve", "rake": "the house (rake)"}
-        return names.get(kind, "the house")
+        return place_words(place, self.names)
 
     def move_record(self, source: str, target: str, cents: int) -> dict[str, Any]:
-        """One payment as a step shows it: who paid whom, how much."""
+        """One payment as a step shows it: who paid whom, how much (``source`` and
+        ``target``: the places, as :func:`event_moves` names them)."""
         return {
             "from": self.place_name(source),
             "to": self.place_name(target),
             "amount": cents,
             "text": format_cents(cents),
+            "source": source,
+            "target": target,
         }
 
     def move(self, moves: Sequence[Move]) -> list[dict[str, Any]]:
@@ -310,13 +323,13 @@ class TablePicture:
         ]
         pots = []
         if self.game in ("guts", "classic_guts") or self.places["pot"]:
-            pots.append(_pot("Pot", self.places["pot"]))
+            pots.append(_pot(_("Pot"), self.places["pot"]))
         if self.places["reserve"] or self.start_places["reserve"]:
-            pots.append(_pot("Reserve", self.places["reserve"]))
+            pots.append(_pot(_("Reserve"), self.places["reserve"]))
         if self.game == "three_card_poker":
             # What the house holds of this hand's bets: up while bets are out, then its result.
             house = self.places["house"]
-            pots.append({"name": "The house", "amount": house, "text": signed(house)})
+            pots.append({"name": _("The house"), "amount": house, "text": signed(house)})
         board = [
             {"name": b.name, "cards": list(b.cards), "down": b.down, "note": b.note}
             for b in self.board.values()
@@ -335,10 +348,10 @@ class TablePicture:
             "down": seat.down,
             "choice": seat.choice,
             "note": seat.note,
-            "status": seat.status,
+            "status": _word(STATUS_WORDS, seat.status),
             "rows": copy.deepcopy(seat.rows),
             "bets": [
-                {"name": name, "amount": cents, "text": format_cents(cents)}
+                {"name": _word(BET_WORDS, name), "amount": cents, "text": format_cents(cents)}
                 for name, cents in seat.bets.items()
                 if cents
             ],
@@ -355,6 +368,35 @@ class TablePicture:
 
 def _pot(name: str, cents: int) -> dict[str, Any]:
     return {"name": name, "amount": cents, "text": format_cents(cents)}
+
+
+def _word(words: Mapping[str, str | Promise], key: str) -> str:
+    """``words[key]`` in the reader's language, else ``key`` as it is."""
+    found = words.get(key)
+    return key if found is None else str(found)
+
+
+def _seat_name(names: Mapping[int, str], seat: Any) -> str:
+    if not isinstance(seat, int):
+        return _("the dealer")
+    return names[seat] if seat in names else _("seat %(number)s") % {"number": seat}
+
+
+def place_words(place: str, names: Mapping[int, str]) -> str:
+    """A place money moves between (``stack:2``, ``pot``...) in words: the seat's player, "the
+    pot", "the house (rake)"."""
+    kind, _sep, number = place.partition(":")
+    if kind == "stack":
+        return _seat_name(names, int(number))
+    if kind == "bankroll":
+        return _("%(player)s's bankroll") % {"player": _seat_name(names, int(number))}
+    if kind == "pot":
+        return _("the pot")
+    if kind == "reserve":
+        return _("the reserve")
+    if kind == "rake":
+        return _("the house (rake)")
+    return _("the house")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,32 +441,47 @@ def _shown(value: Any) -> str:
     return " ".join(_cards(value))
 
 
+def _and(first: str, second: str) -> str:
+    # Translators: the last two of a list, "ann and ben", "ann, ben and cat".
+    return _("%(first)s and %(second)s") % {"first": first, "second": second}
+
+
 def _listed(names: Sequence[str]) -> str:
     """ "ann", "ann and ben", "ann, ben and cat"."""
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return _and(", ".join(names[:-1]), names[-1])
 
 
 def _why(code: Any) -> str:
     text = str(code or "")
-    return REASONS.get(text, text.replace("_", " "))
+    found = REASONS.get(text)
+    return text.replace("_", " ") if found is None else str(found)
 
 
-def _late(data: Mapping[str, Any], key: str = "timed_out") -> str:
-    return " (time ran out)" if data.get(key) else ""
-
-
-def _units(count: int) -> str:
-    return f"{count} unit" if count == 1 else f"{count} units"
+def _units(count: int, shown: str | None = None) -> str:
+    """ "1 unit", "3 units" (``shown``: the count as written, "+3")."""
+    return ngettext("%(count)s unit", "%(count)s units", count) % {
+        "count": str(count) if shown is None else shown
+    }
 
 
 def _signed_units(count: int) -> str:
     """ "+2 units", "−1 unit", "even"."""
-    return ("+" if count > 0 else "−") + _units(abs(count)) if count else "even"
+    if not count:
+        return pgettext("result", "even")
+    return _units(abs(count), ("+" if count > 0 else "−") + str(abs(count)))
+
+
+def _hand(value: Any) -> str:
+    """A hand's name as the rules recorded it, in the reader's language."""
+    return hand_name(value) if isinstance(value, str) else str(value)
 
 
 money = format_cents
+
+# Each step's words follow the acting seat's name when there is one ("ann: antes $1.00"): the
+# sentences without a subject below are said of that player.
 
 
 @_on("player_sat")
@@ -433,7 +490,10 @@ def _player_sat(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat.present, seat.status = True, ""
     if data.get("player"):
         seat.player = table.names[seat.seat] = str(data["player"])
-    return seat.seat, f"sits down with {money(_cents(data, 'amount', 'stack'))}"
+    # Translators: said of a player, after their name: "ann: sits down with $200.00".
+    return seat.seat, _("sits down with %(amount)s") % {
+        "amount": money(_cents(data, "amount", "stack"))
+    }
 
 
 @_on("player_left")
@@ -441,12 +501,15 @@ def _player_left(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.status = "left"
     cents = _cents(data, "amount", "stack")
-    return seat.seat, f"leaves the table with {money(cents)}" if cents else "leaves the table"
+    if cents:
+        return seat.seat, _("leaves the table with %(amount)s") % {"amount": money(cents)}
+    return seat.seat, _("leaves the table")
 
 
 @_on("topped_up")
 def _topped_up(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return int(data["seat"]), f"adds {money(_cents(data, 'amount'))} to the stack"
+    amount = money(_cents(data, "amount"))
+    return int(data["seat"]), _("adds %(amount)s to the stack") % {"amount": amount}
 
 
 @_on("sat_out", "sat_in")
@@ -454,49 +517,65 @@ def _sitting_out(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     if data["type"] == "sat_in":
         seat.status = ""
-        return seat.seat, "sits in"
+        return seat.seat, _("sits in")
     seat.status = "sitting out"
     why = _why(data.get("reason"))
-    return seat.seat, f"sits out ({why})" if why else "sits out"
+    if why:
+        # Translators: {why}: why the player sits out, "did not ante in time".
+        return seat.seat, _("sits out (%(why)s)") % {"why": why}
+    return seat.seat, _("sits out")
 
 
 @_on("round_started")
 def _round_started(table: TablePicture, data: Mapping[str, Any]) -> Words:
     names = [table.name(number) for number in data.get("seats", [])]
-    return None, f"Round {data.get('round')} begins with {_listed(names)}"
+    return None, _("Round %(round)s begins with %(players)s") % {
+        "round": data.get("round"),
+        "players": _listed(names),
+    }
 
 
 @_on("round_ended")
 def _round_ended(table: TablePicture, data: Mapping[str, Any]) -> Words:
     why = _why(data.get("reason"))
-    return None, f"Round {data.get('round')} is over" + (f" ({why})" if why else "")
+    values = {"round": data.get("round"), "why": why}
+    if why:
+        # Translators: {why}: why the round ended, "nobody lost".
+        return None, _("Round %(round)s is over (%(why)s)") % values
+    return None, _("Round %(round)s is over") % values
 
 
 @_on("ante_called", "antes_returned", "betting_opened", "betting_closed")
 def _announced(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return None, {
-        "ante_called": "Antes, please",
-        "antes_returned": "Too few players anted: the antes go back",
-        "betting_opened": "Bets are open",
-        "betting_closed": "Bets are closed",
-    }[str(data["type"])]
+    kind = str(data["type"])
+    if kind == "ante_called":
+        return None, _("Antes, please")
+    if kind == "antes_returned":
+        return None, _("Too few players anted: the antes go back")
+    if kind == "betting_opened":
+        return None, _("Bets are open")
+    if kind == "betting_closed":
+        return None, _("Bets are closed")
+    raise KeyError(kind)
 
 
 @_on("ante_posted")
 def _ante_posted(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return int(data["seat"]), f"antes {money(_cents(data, 'amount'))}"
+    return int(data["seat"]), _("antes %(amount)s") % {"amount": money(_cents(data, "amount"))}
 
 
 @_on("ante_declined")
 def _ante_declined(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return int(data["seat"]), f"does not ante{_late(data)}"
+    if data.get("timed_out"):
+        return int(data["seat"]), _("does not ante (time ran out)")
+    return int(data["seat"]), _("does not ante")
 
 
 @_on("hand_started")
 def _hand_started(table: TablePicture, data: Mapping[str, Any]) -> Words:
     if table.game == "three_card_poker":
         seats = [int(bet["seat"]) for bet in data.get("bets", []) if isinstance(bet, dict)]
-        table.board["dealer"] = Board("Dealer", down=3)
+        table.board["dealer"] = Board(_("Dealer"), down=3)
     else:
         seats = [int(seat) for seat in data.get("seats", [])]
     if isinstance(data.get("button"), int):
@@ -506,18 +585,23 @@ def _hand_started(table: TablePicture, data: Mapping[str, Any]) -> Words:
         seat.present, seat.dealt = True, True
         seat.cards, seat.face_up, seat.choice, seat.note, seat.status = [], [], "", "", ""
         seat.down = table.deal or 0
-    pot = f" for a pot of {money(data['pot'])}" if data.get("pot") else ""
-    names = _listed([table.name(seat) for seat in seats])
-    return None, f"Hand {data.get('hand')} is dealt to {names}{pot}"
+    values = {
+        "hand": data.get("hand"),
+        "players": _listed([table.name(seat) for seat in seats]),
+        "amount": money(data["pot"]) if data.get("pot") else "",
+    }
+    if data.get("pot"):
+        return None, _("Hand %(hand)s is dealt to %(players)s for a pot of %(amount)s") % values
+    return None, _("Hand %(hand)s is dealt to %(players)s") % values
 
 
 @_on("cards_dealt")
 def _cards_dealt(table: TablePicture, data: Mapping[str, Any]) -> Words:
     cards = _cards(data.get("cards"))
     if not isinstance(data.get("seat"), int):
-        board = table.board.setdefault("dealer", Board("Dealer"))
+        board = table.board.setdefault("dealer", Board(_("Dealer")))
         board.cards, board.down = cards, 0
-        return None, f"The dealer is dealt {' '.join(cards)}"
+        return None, _("The dealer is dealt %(cards)s") % {"cards": " ".join(cards)}
     seat = _seat_of(table, data)
     if table.hand_size is not None and len(seat.cards) + len(cards) > table.hand_size:
         seat.cards = []  # a new deal from the same deck (Toh): the last one's cards are set aside
@@ -528,7 +612,7 @@ def _cards_dealt(table: TablePicture, data: Mapping[str, Any]) -> Words:
         hidden = other.dealt and other.seat not in table.you and not other.cards
         if hidden and other.status != "mucked":
             other.down = len(seat.cards)
-    return seat.seat, f"is dealt {' '.join(cards)}"
+    return seat.seat, _("is dealt %(cards)s") % {"cards": " ".join(cards)}
 
 
 @_on("face_up_card")
@@ -537,14 +621,14 @@ def _face_up_card(table: TablePicture, data: Mapping[str, Any]) -> Words:
     card = _cards(data.get("card"))
     seat.cards += card
     seat.face_up += card
-    return seat.seat, f"is dealt {' '.join(card)} face up"
+    return seat.seat, _("is dealt %(cards)s face up") % {"cards": " ".join(card)}
 
 
 @_on("community_card")
 def _community_card(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    board = table.board.setdefault("community", Board("Community"))
+    board = table.board.setdefault("community", Board(pgettext("community card", "Community")))
     board.cards += _cards(data.get("cards"))
-    return None, f"The community card: {' '.join(board.cards)}"
+    return None, _("The community card: %(cards)s") % {"cards": " ".join(board.cards)}
 
 
 @_on("stage_started")
@@ -565,18 +649,43 @@ def _stage_started(table: TablePicture, data: Mapping[str, Any]) -> Words:
             seat.status = ""
         if seat.seat not in table.you:
             seat.down = max(size - len(seat.cards), 0)
-    wild = " and ".join(RANK_PLURALS.get(rank, rank) for rank in str(data.get("wild") or ""))
-    wild = f", {wild} wild" if wild else ""
-    direction = f", {data['direction']}" if data.get("direction") else ""
-    cards = "1 card" if size == 1 else f"{size} cards"
-    return None, f"Stage {data.get('stage')}: each player holds {cards}{wild}{direction}"
+    ranks = [rank_plural(rank) for rank in str(data.get("wild") or "")]
+    wild = ranks[0] if ranks else ""
+    for rank in ranks[1:]:
+        wild = _and(wild, rank)
+    direction = data.get("direction")
+    values = {
+        "stage": data.get("stage"),
+        "cards": ngettext("%(count)s card", "%(count)s cards", size) % {"count": size},
+        "wild": wild,
+        "direction": _direction(direction) if direction else "",
+    }
+    if wild and direction:
+        # Translators: a stage of a Guts game: its cards, wild ranks, and high or low.
+        words = _("Stage %(stage)s: each player holds %(cards)s, %(wild)s wild, %(direction)s")
+    elif wild:
+        words = _("Stage %(stage)s: each player holds %(cards)s, %(wild)s wild")
+    elif direction:
+        # Translators: a stage of a Guts game: its cards, and whether high or low wins.
+        words = _("Stage %(stage)s: each player holds %(cards)s, %(direction)s")
+    else:
+        words = _("Stage %(stage)s: each player holds %(cards)s")
+    return None, words % values
+
+
+def _direction(direction: Any) -> str:
+    if direction == "low":
+        return pgettext("stage plays", "low")
+    if direction == "high":
+        return pgettext("stage plays", "high")
+    return str(direction)
 
 
 @_on("card_passed")
 def _card_passed(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
-    seat.note = "passed a card"
-    return seat.seat, "passes a card to the left"
+    seat.note = _("passed a card")
+    return seat.seat, _("passes a card to the left")
 
 
 @_on("card_received")
@@ -584,30 +693,50 @@ def _card_received(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     card = _cards(data.get("card"))
     seat.cards += card
-    return seat.seat, f"receives {' '.join(card)} from {table.name(data.get('giver'))}"
+    return seat.seat, _("receives %(cards)s from %(player)s") % {
+        "cards": " ".join(card),
+        "player": table.name(data.get("giver")),
+    }
 
 
 @_on("decided")
 def _decided(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.choice = "decided"
-    return seat.seat, "has decided"
+    return seat.seat, _("has decided")
+
+
+#: A declared choice in words (the picture keeps the code).
+CHOICE_WORDS: dict[str, Promise] = {
+    "in": pgettext_lazy("declare", "In"),
+    "out": pgettext_lazy("declare", "Out"),
+    "high": pgettext_lazy("declare", "High"),
+    "low": pgettext_lazy("declare", "Low"),
+}
 
 
 @_on("declared")
 def _declared(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.choice = str(data.get("choice", ""))
-    return seat.seat, f"declares {seat.choice.capitalize()}{_late(data)}"
+    choice = _word(CHOICE_WORDS, seat.choice) if seat.choice in CHOICE_WORDS else None
+    values = {"choice": choice or seat.choice.capitalize()}
+    if data.get("timed_out"):
+        return seat.seat, _("declares %(choice)s (time ran out)") % values
+    # Translators: {choice}: In, Out, High or Low.
+    return seat.seat, _("declares %(choice)s") % values
 
 
 @_on("hand_shown", "hand_shown_privately")
 def _hand_shown(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.cards, seat.down = _cards(data.get("cards")), 0
-    seat.note = str(data.get("description", ""))
-    private = " to the players In" if data["type"] == "hand_shown_privately" else ""
-    return seat.seat, f"shows {' '.join(seat.cards)}{private} ({seat.note})"
+    seat.note = _hand(data.get("description", ""))
+    values = {"cards": " ".join(seat.cards), "hand": seat.note}
+    if data["type"] == "hand_shown_privately":
+        return seat.seat, _("shows %(cards)s to the players In (%(hand)s)") % values
+    # Translators: a player's cards and the hand's name, "shows A♠ A♦ 2♣ (pair of aces)".
+    return seat.seat, _("shows %(cards)s (%(hand)s)") % values
 
 
 @_on("mucked")
@@ -617,77 +746,105 @@ def _mucked(table: TablePicture, data: Mapping[str, Any]) -> Words:
     if seat.seat not in table.you:
         # Cards dealt face up were everyone's to see; the rest go into the muck unseen.
         seat.cards = [card for card in seat.cards if card in seat.face_up]
-    return seat.seat, "mucks"
+    return seat.seat, _("mucks")
 
 
 @_on("ghost_shown", "deck_hand_shown")
 def _board_hand(table: TablePicture, data: Mapping[str, Any]) -> Words:
     ghost = data["type"] == "ghost_shown"
-    key, name = ("ghost", "The ghost hand") if ghost else ("deck", "The deck's hand")
+    key, name = ("ghost", _("The ghost hand")) if ghost else ("deck", _("The deck's hand"))
     board = table.board.setdefault(key, Board(name))
-    board.cards, board.note = _cards(data.get("cards")), str(data.get("description", ""))
-    return None, f"{name} shows {' '.join(board.cards)} ({board.note})"
+    board.cards, board.note = _cards(data.get("cards")), _hand(data.get("description", ""))
+    values = {"cards": " ".join(board.cards), "hand": board.note}
+    if ghost:
+        return None, _("The ghost hand shows %(cards)s (%(hand)s)") % values
+    return None, _("The deck's hand shows %(cards)s (%(hand)s)") % values
 
 
 @_on("leg_won", "nut_won", "token_won")
 def _mark_won(table: TablePicture, data: Mapping[str, Any]) -> Words:
+    from cardroom.presentation.classic import marks_words
+
     seat = _seat_of(table, data)
     mark = str(data["type"]).removesuffix("_won")
     total = int(data.get("total", 0))
-    seat.marks = f"{total} {mark}" + ("" if total == 1 else "s")
-    return seat.seat, f"wins a {mark} ({seat.marks} in all)"
+    seat.marks = marks_words(mark, total)
+    values = {"marks": seat.marks}
+    if mark == "leg":
+        # Translators: {marks}: how many the player holds now, "2 legs".
+        return seat.seat, _("wins a leg (%(marks)s in all)") % values
+    if mark == "nut":
+        return seat.seat, _("wins a nut (%(marks)s in all)") % values
+    return seat.seat, _("wins a token (%(marks)s in all)") % values
 
 
 @_on("point_won")
 def _point_won(table: TablePicture, data: Mapping[str, Any]) -> Words:
+    from cardroom.presentation.classic import marks_words
+
     seat = _seat_of(table, data)
     seat.points += _cards(data.get("card"))
     total = int(data.get("total", 0))
-    seat.marks = "1 point" if total == 1 else f"{total} points"
+    seat.marks = marks_words("point", total)
     card = _shown(data.get("card"))
-    return seat.seat, f"wins the deal and keeps {card} as a point ({seat.marks} in all)"
+    # Translators: Toh: the best card of a deal is kept as a point; {marks}: "2 points".
+    return seat.seat, _("wins the deal and keeps %(card)s as a point (%(marks)s in all)") % {
+        "card": card,
+        "marks": seat.marks,
+    }
 
 
 @_on("rake_taken")
 def _rake_taken(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return None, f"The house takes {money(_cents(data, 'amount'))} in rake"
+    return None, _("The house takes %(amount)s in rake") % {"amount": money(_cents(data, "amount"))}
 
 
 @_on("pot_won")
 def _pot_won(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return int(data["seat"]), f"wins {money(_cents(data, 'amount'))} from the pot"
+    amount = money(_cents(data, "amount"))
+    return int(data["seat"]), _("wins %(amount)s from the pot") % {"amount": amount}
 
 
 @_on("pot_matched")
 def _pot_matched(table: TablePicture, data: Mapping[str, Any]) -> Words:
     paid = _cents(data, "amount")
     owed = _cents(data, "owed") or paid
-    short = f" (of {money(owed)} owed)" if owed != paid else ""
-    return int(data["seat"]), f"matches the pot: {money(paid)} into the next pot{short}"
+    values = {"amount": money(paid), "owed": money(owed)}
+    if owed != paid:
+        # Translators: a loser matched the pot with all they had, less than they owed.
+        return int(data["seat"]), _(
+            "matches the pot: %(amount)s into the next pot (of %(owed)s owed)"
+        ) % values
+    return int(data["seat"]), _("matches the pot: %(amount)s into the next pot") % values
 
 
 @_on("seat_paid", "payment_made")
 def _seat_paid(table: TablePicture, data: Mapping[str, Any]) -> Words:
     payee = data.get("payee", data.get("winner"))
-    return int(data["payer"]), f"pays {money(_cents(data, 'amount'))} to {table.name(payee)}"
+    return int(data["payer"]), _("pays %(amount)s to %(player)s") % {
+        "amount": money(_cents(data, "amount")),
+        "player": table.name(payee),
+    }
 
 
 @_on("pot_carried")
 def _pot_carried(table: TablePicture, data: Mapping[str, Any]) -> Words:
     pot = money(_cents(data, "pot"))
-    return None, f"Nobody takes the pot: {pot} carries to the next hand"
+    return None, _("Nobody takes the pot: %(amount)s carries to the next hand") % {"amount": pot}
 
 
 @_on("reserve_moved")
 def _reserve_moved(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    way = "from the pot to the reserve" if data.get("to_reserve") else "from the reserve to the pot"
-    return None, f"{money(_cents(data, 'amount'))} moves {way}"
+    values = {"amount": money(_cents(data, "amount"))}
+    if data.get("to_reserve"):
+        return None, _("%(amount)s moves from the pot to the reserve") % values
+    return None, _("%(amount)s moves from the reserve to the pot") % values
 
 
 @_on("button_moved")
 def _button_moved(table: TablePicture, data: Mapping[str, Any]) -> Words:
     table.button = int(data["seat"])
-    return None, f"The button moves to {table.name(table.button)}"
+    return None, _("The button moves to %(player)s") % {"player": table.name(table.button)}
 
 
 @_on("hand_ended")
@@ -700,58 +857,90 @@ def _hand_ended(table: TablePicture, data: Mapping[str, Any]) -> Words:
             for item in results
             if isinstance(item, dict)
         ]
-        return None, f"Hand {number} is over: {', '.join(parts) or 'no bets'} against the house"
+        if not parts:
+            return None, _("Hand %(hand)s is over: no bets against the house") % {"hand": number}
+        # Translators: {results}: each player's result against the house, "ann +$2.00".
+        return None, _("Hand %(hand)s is over: %(results)s against the house") % {
+            "hand": number,
+            "results": ", ".join(parts),
+        }
     units = data.get("units")
     if isinstance(units, dict):  # Chinese Poker: each seat's units
         parts = [
             f"{table.name(int(seat))} {_signed_units(int(value))}" for seat, value in units.items()
         ]
-        return None, f"Hand {number} is over: {', '.join(parts) or 'no play'}"
-    return None, f"Hand {number} is over"
+        if not parts:
+            return None, _("Hand %(hand)s is over: no play") % {"hand": number}
+        # Translators: {results}: each player's units, "ann +2 units, ben −2 units".
+        return None, _("Hand %(hand)s is over: %(results)s") % {
+            "hand": number,
+            "results": ", ".join(parts),
+        }
+    return None, _("Hand %(hand)s is over") % {"hand": number}
 
 
 @_on("hand_voided")
 def _hand_voided(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return None, f"The house voids the hand ({data.get('reason')}): every chip goes back"
+    # Translators: {reason}: the house's reason, as the operator typed it.
+    return None, _("The house voids the hand (%(reason)s): every chip goes back") % {
+        "reason": data.get("reason")
+    }
 
 
 @_on("leave_pending", "leave_requested")
 def _leaving(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return int(data["seat"]), "will leave after this hand"
+    return int(data["seat"]), _("will leave after this hand")
 
 
 @_on("hand_fee_paid")
 def _hand_fee_paid(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return int(data["seat"]), f"pays the {money(_cents(data, 'amount'))} hand fee"
+    amount = money(_cents(data, "amount"))
+    return int(data["seat"]), _("pays the %(amount)s hand fee") % {"amount": amount}
+
+
+#: Chinese Poker's rows as a step names them.
+ROW_WORDS: dict[str, Promise] = {
+    "front": pgettext_lazy("chinese poker row", "front"),
+    "middle": pgettext_lazy("chinese poker row", "middle"),
+    "back": pgettext_lazy("chinese poker row", "back"),
+}
 
 
 @_on("rows_set")
 def _rows_set(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.rows = {row: _cards(data.get(row)) for row in ("front", "middle", "back")}
-    rows = "; ".join(f"{row} {' '.join(cards)}" for row, cards in seat.rows.items())
-    return seat.seat, f"sets {rows}"
+    rows = "; ".join(
+        f"{_word(ROW_WORDS, row)} {' '.join(cards)}" for row, cards in seat.rows.items()
+    )
+    # Translators: {rows}: each row and its cards, "front A♠ A♦ 2♣; middle ...".
+    return seat.seat, _("sets %(rows)s") % {"rows": rows}
 
 
 @_on("natural_declared")
 def _natural_declared(table: TablePicture, data: Mapping[str, Any]) -> Words:
     natural = str(data.get("natural"))
-    return int(data["seat"]), f"declares a natural: {NATURAL_NAMES.get(natural, natural)}"
+    return int(data["seat"]), _("declares a natural: %(natural)s") % {
+        "natural": natural_name(natural, natural)
+    }
 
 
 @_on("hand_submitted")
 def _hand_submitted(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.choice = "set"
-    auto = " (set by the cardroom when time ran out)" if data.get("auto") else ""
-    return seat.seat, f"has set the hand{auto}"
+    if data.get("auto"):
+        return seat.seat, _("has set the hand (set by the cardroom when time ran out)")
+    return seat.seat, _("has set the hand")
 
 
 @_on("surrendered")
 def _surrendered(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.status = "surrendered"
-    return seat.seat, f"surrenders{_late(data, 'auto')}"
+    if data.get("auto"):
+        return seat.seat, _("surrenders (time ran out)")
+    return seat.seat, _("surrenders")
 
 
 @_on("hand_revealed")
@@ -765,14 +954,19 @@ def _hand_revealed(table: TablePicture, data: Mapping[str, Any]) -> Words:
         seat.cards, seat.down = [card for row in seat.rows.values() for card in row], 0
         status, natural = str(entry.get("status", "")), str(entry.get("natural"))
         if status == "natural":
-            seat.note = NATURAL_NAMES.get(natural, natural)
+            seat.note = natural_name(natural, natural)
         elif status == "foul":
-            seat.note = "fouled" + (f": {entry['why']}" if entry.get("why") else "")
+            if entry.get("why"):
+                # Translators: why a Chinese Poker hand fouled, "fouled: rows out of order".
+                seat.note = _("fouled: %(why)s") % {"why": foul_words(str(entry["why"]))}
+            else:
+                seat.note = pgettext("chinese poker hand", "fouled")
             fouled.append(seat.player)
         elif status.startswith("surrender"):
-            seat.note = "surrendered"
-    tail = f"; {_listed(fouled)} fouled" if fouled else ""
-    return None, f"Every hand is turned up{tail}"
+            seat.note = pgettext("chinese poker hand", "surrendered")
+    if fouled:
+        return None, _("Every hand is turned up; %(players)s fouled") % {"players": _listed(fouled)}
+    return None, _("Every hand is turned up")
 
 
 @_on("pair_scored")
@@ -780,25 +974,43 @@ def _pair_scored(table: TablePicture, data: Mapping[str, Any]) -> Words:
     first, second = data.get("first"), data.get("second")
     total, reason, rows = int(data.get("total", 0)), str(data.get("reason", "")), data.get("rows")
     if total == 0:
-        why = EVEN_PAIRS.get(reason, "even")
-        pair = f"{table.name(first)} against {table.name(second)}"
-        return None, f"{pair}: {why}, nothing changes hands"
+        found = EVEN_PAIRS.get(reason)
+        why = pgettext("result", "even") if found is None else str(found)
+        # Translators: two Chinese Poker hands compared, and why nothing changes hands.
+        return None, _("%(first)s against %(second)s: %(why)s, nothing changes hands") % {
+            "first": table.name(first),
+            "second": table.name(second),
+            "why": why,
+        }
     winner, loser = (first, second) if total > 0 else (second, first)
-    because = ""
+    values = {
+        "winner": table.name(winner),
+        "loser": table.name(loser),
+        "units": _units(abs(total)),
+    }
     if reason == "natural":
-        because = " (a natural)"
-    elif reason in ("foul", "surrender"):
-        because = f" ({table.name(loser)} {'fouled' if reason == 'foul' else 'surrendered'})"
-    elif isinstance(rows, list) and len(rows) == 3:
+        return None, _("%(winner)s wins %(units)s from %(loser)s (a natural)") % values
+    if reason == "foul":
+        return None, _("%(winner)s wins %(units)s from %(loser)s (%(loser)s fouled)") % values
+    if reason == "surrender":
+        return None, _("%(winner)s wins %(units)s from %(loser)s (%(loser)s surrendered)") % values
+    if isinstance(rows, list) and len(rows) == 3:
         # Each row's value is from the first seat's side: +1 it won the row, -1 it lost.
         won = [_row_winner(table, first, second, value) for value in rows]
-        because = f" (front {won[0]}, middle {won[1]}, back {won[2]})"
-    units = _units(abs(total))
-    return None, f"{table.name(winner)} wins {units} from {table.name(loser)}{because}"
+        # Translators: who won each row: a player's name, or "tied".
+        return None, _(
+            "%(winner)s wins %(units)s from %(loser)s (front %(front)s, middle %(middle)s,"
+            " back %(back)s)"
+        ) % {**values, "front": won[0], "middle": won[1], "back": won[2]}
+    return None, _("%(winner)s wins %(units)s from %(loser)s") % values
 
 
 def _row_winner(table: TablePicture, first: Any, second: Any, value: int) -> str:
-    return table.name(first) if value > 0 else table.name(second) if value < 0 else "tied"
+    if value > 0:
+        return table.name(first)
+    if value < 0:
+        return table.name(second)
+    return pgettext("chinese poker row", "tied")
 
 
 @_on("bet_placed")
@@ -807,20 +1019,22 @@ def _bet_placed(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat.present = True
     seat.bets = {"Ante": _cents(data, "ante"), "Pair Plus": _cents(data, "pair_plus")}
     pair_plus = _cents(data, "pair_plus")
-    extra = f" and {money(pair_plus)} on Pair Plus" if pair_plus else ""
-    return seat.seat, f"bets {money(_cents(data, 'ante'))} Ante{extra}"
+    values = {"ante": money(_cents(data, "ante")), "pair_plus": money(pair_plus)}
+    if pair_plus:
+        return seat.seat, _("bets %(ante)s Ante and %(pair_plus)s on Pair Plus") % values
+    return seat.seat, _("bets %(ante)s Ante") % values
 
 
 @_on("bet_missed")
 def _bet_missed(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    return int(data["seat"]), "places no bet and sits this round out"
+    return int(data["seat"]), _("places no bet and sits this round out")
 
 
 @_on("bets_returned")
 def _bets_returned(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.bets = {}
-    return seat.seat, f"takes back {money(_cents(data, 'amount'))} in bets"
+    return seat.seat, _("takes back %(amount)s in bets") % {"amount": money(_cents(data, "amount"))}
 
 
 @_on("played")
@@ -828,7 +1042,7 @@ def _played(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.bets["Play"] = _cents(data, "amount")
     seat.choice = "play"
-    return seat.seat, f"plays: {money(_cents(data, 'amount'))} on Play"
+    return seat.seat, _("plays: %(amount)s on Play") % {"amount": money(_cents(data, "amount"))}
 
 
 @_on("folded")
@@ -836,30 +1050,48 @@ def _folded(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.choice, seat.status = "fold", "folded"
     seat.bets["Ante"] = 0
-    return seat.seat, f"folds and loses the {money(_cents(data, 'ante'))} Ante{_late(data)}"
+    values = {"amount": money(_cents(data, "ante"))}
+    if data.get("timed_out"):
+        return seat.seat, _("folds and loses the %(amount)s Ante (time ran out)") % values
+    return seat.seat, _("folds and loses the %(amount)s Ante") % values
 
 
 @_on("dealer_revealed")
 def _dealer_revealed(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    board = table.board.setdefault("dealer", Board("Dealer"))
+    board = table.board.setdefault("dealer", Board(_("Dealer")))
     board.cards, board.down = _cards(data.get("cards")), 0
-    qualifies = "qualifies" if data.get("qualifies") else "does not qualify"
-    board.note = f"{data.get('hand')}, {qualifies}"
-    return None, f"The dealer shows {' '.join(board.cards)}: {board.note}"
+    hand = _hand(data.get("hand"))
+    if data.get("qualifies"):
+        # Translators: the dealer's hand, and that it qualifies: "king-high, qualifies".
+        board.note = _("%(hand)s, qualifies") % {"hand": hand}
+    else:
+        board.note = _("%(hand)s, does not qualify") % {"hand": hand}
+    return None, _("The dealer shows %(cards)s: %(note)s") % {
+        "cards": " ".join(board.cards),
+        "note": board.note,
+    }
 
 
 @_on(*BET_RESULTS)
 def _bet_result(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     bet, outcome = BET_RESULTS[str(data["type"])]
-    paid, stake = money(_cents(data, "paid")), money(_cents(data, "stake"))
-    words, note = {
-        "wins": (f"wins on the {bet}: {paid} back", f"{bet} won {paid}"),
-        "is returned": (f"gets the {bet} back: {paid}", f"{bet} returned"),
-        "loses": (f"loses the {stake} {bet}", f"{bet} lost"),
-        "pays": (f"gets an {bet} of {paid}", f"{bet} {paid}"),
-    }[outcome]
-    seat.results.append(note)
+    values = {
+        "bet": _word(BET_WORDS, bet),
+        "paid": money(_cents(data, "paid")),
+        "stake": money(_cents(data, "stake")),
+    }
+    if outcome == "wins":
+        # Translators: {bet}: Ante, Play or Pair Plus; {paid}: the stake and its winnings.
+        words, note = _("wins on the %(bet)s: %(paid)s back"), _("%(bet)s won %(paid)s")
+    elif outcome == "is returned":
+        words, note = _("gets the %(bet)s back: %(paid)s"), _("%(bet)s returned")
+    elif outcome == "loses":
+        words, note = _("loses the %(stake)s %(bet)s"), _("%(bet)s lost")
+    else:
+        # Translators: {bet}: "Ante bonus", paid on a strong hand whatever the dealer holds.
+        words, note = _("gets an %(bet)s of %(paid)s"), _("%(bet)s %(paid)s")
+    seat.results.append(note % values)
     if bet in seat.bets:
         seat.bets[bet] = 0
-    return seat.seat, words
+    return seat.seat, words % values

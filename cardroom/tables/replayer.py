@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Max, Min, Q, Sum
+from django.utils.functional import Promise
+from django.utils.translation import gettext, pgettext_lazy
 
 from accounts.models import AccountKind, Transfer
 from accounts.money import format_cents
@@ -42,17 +44,23 @@ __all__ = [
 ]
 
 #: A part of the hand as the replayer labels it, per game where the games differ.
-SECTION_NAMES: dict[str, dict[str, str]] = {
-    "start": {"": "Before the hand"},
-    "antes": {"": "Antes", "three_card_poker": "Bets", "chinese_poker": "Hand fees"},
-    "deal": {"": "Deal"},
-    "decisions": {
-        "": "Declare", "three_card_poker": "Play or fold", "chinese_poker": "Setting the hands",
+SECTION_NAMES: dict[str, dict[str, Promise]] = {
+    "start": {"": pgettext_lazy("replay section", "Before the hand")},
+    "antes": {
+        "": pgettext_lazy("replay section", "Antes"),
+        "three_card_poker": pgettext_lazy("replay section", "Bets"),
+        "chinese_poker": pgettext_lazy("replay section", "Hand fees"),
     },
-    "showdown": {"": "Showdown"},
-    "payments": {"": "Payments"},
-    "summary": {"": "Summary"},
-}  # fmt: skip
+    "deal": {"": pgettext_lazy("replay section", "Deal")},
+    "decisions": {
+        "": pgettext_lazy("replay section", "Declare"),
+        "three_card_poker": pgettext_lazy("replay section", "Play or fold"),
+        "chinese_poker": pgettext_lazy("replay section", "Setting the hands"),
+    },
+    "showdown": {"": pgettext_lazy("replay section", "Showdown")},
+    "payments": {"": pgettext_lazy("replay section", "Payments")},
+    "summary": {"": pgettext_lazy("replay section", "Summary")},
+}
 
 #: Cards a seat is dealt face down in games that always deal the same number (Classic Guts
 #: reads its table's config; games in stages say it in each ``stage_started``).
@@ -82,8 +90,10 @@ class Replay:
 
 def section_name(section: str, game: str) -> str:
     """ "decisions" at a Three Card Poker table → "Play or fold"."""
-    names = SECTION_NAMES.get(section, {"": section.capitalize()})
-    return names.get(game, names[""])
+    names = SECTION_NAMES.get(section)
+    if names is None:
+        return section.capitalize()
+    return str(names.get(game, names[""]))
 
 
 def replay_history(
@@ -115,7 +125,8 @@ def replay_history(
         you=you,
         deal=deal,
     )
-    steps = [_step(table, "start", "start", None, f"The table before hand {history.get('hand')}")]
+    before = gettext("The table before hand %(hand)s") % {"hand": history.get("hand")}
+    steps = [_step(table, "start", "start", None, before)]
     section = "antes"
     for event in events:
         data, kind = event["data"], event["type"]
@@ -146,8 +157,13 @@ def _step(
 ) -> dict[str, Any]:
     """One step: its part of the hand, what happened in words, the money moved, the table."""
     if seat is not None:
-        caption = f"Seat {seat} ({table.name(seat)}) {words}"
-        line = f"{table.name(seat)}: {words}"
+        values = {"seat": seat, "player": table.name(seat), "words": words}
+        # Translators: a step of a replayed hand: the seat, its player and what they did
+        # ("Seat 2 (ann) antes $1.00"; {words} is said of the player).
+        caption = gettext("Seat %(seat)s (%(player)s) %(words)s") % values
+        # Translators: a line of a hand history: the player and what they did ("ann: antes
+        # $1.00").
+        line = gettext("%(player)s: %(words)s") % values
     else:
         caption = line = words
     return {
@@ -166,16 +182,29 @@ def _step(
 def _summary(table: TablePicture, history: Mapping[str, Any]) -> dict[str, Any]:
     """The last step: each seat's result and the hand's payments, who paid whom."""
     results = [
-        f"{seat.player} {'wins' if seat.net > 0 else 'loses'} {format_cents(abs(seat.net))}"
+        (
+            gettext("%(player)s wins %(amount)s")
+            if seat.net > 0
+            else gettext("%(player)s loses %(amount)s")
+        )
+        % {"player": seat.player, "amount": format_cents(abs(seat.net))}
         for _, seat in sorted(table.seats.items())
         if seat.net
     ]
     rake = table.places["rake"]
+    outcome = "; ".join(results) if results else gettext("nobody won or lost")
     # A hand still in play is replayed as far as it has gone.
-    words = "In all: " if history.get("ended", True) else "So far: "
-    words += "; ".join(results) if results else "nobody won or lost"
+    if history.get("ended", True):
+        # Translators: the hand's results, "ann wins $2.00; ben loses $2.00".
+        words = gettext("In all: %(results)s") % {"results": outcome}
+    else:
+        words = gettext("So far: %(results)s") % {"results": outcome}
     if rake:
-        words += f" (rake {format_cents(rake)})"
+        # Translators: the hand's results, then its rake.
+        words = gettext("%(results)s (rake %(amount)s)") % {
+            "results": words,
+            "amount": format_cents(rake),
+        }
     step = _step(table, "summary", "summary", None, words)
     step["payments"] = [
         table.move_record(source, target, cents)

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.ledger import LedgerError, Posting, ledger_post
 from accounts.models import Account, AccountKind, User
@@ -40,6 +40,7 @@ from cardroom.tables.snapshots import commitment_of, table_snapshot
 from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
+from games.words import Sentence, words
 
 __all__ = [
     "Outcome",
@@ -129,7 +130,13 @@ def table_create(
     """A new open table; the config is validated by the game (ConfigError says what is wrong)."""
     engine = engine_for(game)
     if preset not in engine.presets:
-        raise ConfigError(f"unknown preset {preset!r}; presets: {', '.join(engine.presets)}")
+        raise ConfigError(
+            words(
+                "unknown preset {preset}; presets: {presets}",
+                preset=repr(preset),
+                presets=", ".join(engine.presets),
+            )
+        )
     config = engine.make_config(preset, dict(options))
     state = engine.new_table(config)
     stakes = int(getattr(config, "ante", None) or getattr(config, "unit", None) or 0)
@@ -164,7 +171,7 @@ def table_act(
     """
     kind = action.get("kind")
     if kind not in PLAYER_ACTIONS:
-        raise IllegalAction(f"unknown action {kind!r}")
+        raise IllegalAction(words("unknown action {kind}", kind=repr(kind)))
     return _apply(table_id=table_id, action=dict(action), user=user, now=now, action_id=action_id)
 
 
@@ -242,14 +249,14 @@ def _apply_locked(
             action = _player_action(table, game, action, user, seats, users, now)
             late = table.deadline is not None and now > table.deadline
             if late and action["kind"] in TIMED_ACTIONS:
-                raise IllegalAction("too late: the deadline for this decision has passed")
+                raise IllegalAction(words("too late: the deadline for this decision has passed"))
         if table.status == TableStatus.CLOSED:
-            raise IllegalAction("this table is closed")
+            raise IllegalAction(words("this table is closed"))
         if action["kind"] == "timeout" and (table.deadline is None or now < table.deadline):
             # The table's deadline is the clock's authority: a held clock has none.
-            raise IllegalAction("nothing is due on the clock")
+            raise IllegalAction(words("nothing is due on the clock"))
         if table.status != TableStatus.OPEN and action["kind"] in NEW_STAKES:
-            raise IllegalAction(f"the table is {table.get_status_display().lower()}: no new stakes")
+            raise IllegalAction(_no_new_stakes(table.status))
         action["now"] = _timestamp(now)
         state, events = game.apply(game.load(table.state), action)
         if user is not None:
@@ -257,6 +264,28 @@ def _apply_locked(
             guard_stake(action=action, events=events, seat=seats[action["seat"]], now=now)
         actor = None if user is None else (user, action_id)
         return settle(table, engine, state, list(events), seats, users, now, [action], actor)
+
+
+def _no_new_stakes(status: str) -> Sentence:
+    """The refusal of new money at a table that is not open, by its status."""
+    if status == TableStatus.PAUSED:
+        return words("the table is paused: no new stakes")
+    if status == TableStatus.CLOSING:
+        return words("the table is closing after this hand: no new stakes")
+    with translation.override(None):  # the status's English label, whatever the language
+        label = str(TableStatus(status).label).lower()
+    return words("the table is {status}: no new stakes", status=label)
+
+
+def _no_seat(status: str) -> Sentence:
+    """The refusal of a new player at a table that is not open, by its status."""
+    if status == TableStatus.PAUSED:
+        return words("this table is paused: nobody can sit down")
+    if status == TableStatus.CLOSING:
+        return words("this table is closing: nobody can sit down")
+    if status == TableStatus.CLOSED:
+        return words("this table is closed: nobody can sit down")
+    return words("this table is {status}: nobody can sit down", status=status)
 
 
 def _seats(table: Table) -> dict[int, Seat]:
@@ -468,7 +497,13 @@ def _player_action(
 ) -> dict[str, Any]:
     mine = next((number for number, seat in seats.items() if seat.user_id == user.pk), None)
     if "table" in action and action["table"] != table.pk:
-        raise IllegalAction(f"this connection is for table {table.pk}, not {action['table']!r}")
+        raise IllegalAction(
+            words(
+                "this connection is for table {table}, not {value}",
+                table=table.pk,
+                value=repr(action["table"]),
+            )
+        )
     named = action.pop("seat", None)
     fields = PLAYER_FIELDS.get(action["kind"], ())
     action = {"kind": action["kind"], **{name: action[name] for name in fields if name in action}}
@@ -477,29 +512,31 @@ def _player_action(
         action.pop("submit", None)
     if action["kind"] != "sit":
         if mine is None:
-            raise IllegalAction("you are not seated at this table")
+            raise IllegalAction(words("you are not seated at this table"))
         if named is not None and named != mine:
-            raise IllegalAction(f"you can act only for your own seat, {mine}")
+            raise IllegalAction(words("you can act only for your own seat, {seat}", seat=mine))
         action["seat"] = mine
         return action
     action["seat_wanted"] = named
     if mine is not None:
-        raise IllegalAction(f"you are already in seat {mine}")
+        raise IllegalAction(words("you are already in seat {seat}", seat=mine))
     if table.status != TableStatus.OPEN:
-        raise IllegalAction(f"this table is {table.status}: nobody can sit down")
+        raise IllegalAction(_no_seat(table.status))
     free = [
         s["seat"] for s in game.view(game.load(table.state), None)["seats"] if "player" not in s
     ]
     wanted = action.pop("seat_wanted", None)
     if not free:
-        raise IllegalAction("the table is full; join its wait list from the lobby")
+        raise IllegalAction(words("the table is full; join its wait list from the lobby"))
     held = sit_refusal(table, user, free, now)
     if held:
         raise IllegalAction(held)
     number = wanted if wanted in free else free[0]
     buy_in = action.pop("buy_in", None)
     if isinstance(buy_in, bool) or not isinstance(buy_in, int):
-        raise IllegalAction(f"a buy-in is a whole number of cents, not {buy_in!r}")
+        raise IllegalAction(
+            words("a buy-in is a whole number of cents, not {value}", value=repr(buy_in))
+        )
     seat = Seat.objects.create(table=table, number=number, user=user)
     seats[number] = seat
     users[number] = user

@@ -4,9 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from cardroom.models import Hand, Seat, Table
 
-__all__ = ["seat_of", "table_state"]
+__all__ = ["SUMMARIES", "seat_of", "table_state"]
+
+#: What a hand without a winner came to, by key. The snapshot that carries the table's log is
+#: made once for every viewer (in the runtime's thread, in English): it keeps the English
+#: ``summary`` and its ``summary_key``, and each page says the sentence in its reader's language
+#: (cardroom/presentation/pages.py).
+SUMMARIES = {
+    "void": gettext_noop("voided by the house: every stake was returned"),
+    "not_dealt": gettext_noop("not dealt: the antes were returned"),
+    "bets_returned": gettext_noop("every bet was returned"),
+    "all_square": gettext_noop("all square: no units changed hands"),
+    "pot_carries": gettext_noop("nobody stayed In; the pot carries"),
+}
 
 
 def seat_of(*, table: Table, user_id: int | None) -> int | None:
@@ -68,6 +82,7 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
             for seat, value in (result.get("units") or {}).items()
             if value
         ]
+        summary = _no_winner(table.game, hand, result)
         rows.append(
             {
                 "nets": nets,
@@ -79,24 +94,26 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
                 "rake": result.get("rake", 0),
                 "winners": winners,
                 "void": bool(hand.void_reason),
-                "summary": _no_winner_words(table.game, hand, result),
+                "summary": SUMMARIES[summary],
+                "summary_key": summary,
             }
         )
     return rows
 
 
-def _no_winner_words(game: str, hand: Hand, result: dict[str, Any]) -> str:
-    """What a hand without a winner came to, in the game's own terms (shown when nobody won:
-    "the pot carries" is true of Guts only, and never of a void, whose stakes went back)."""
+def _no_winner(game: str, hand: Hand, result: dict[str, Any]) -> str:
+    """What a hand without a winner came to, in the game's own terms, as a key of
+    ``SUMMARIES`` (shown when nobody won: "the pot carries" is true of Guts only, and never of
+    a void, whose stakes went back)."""
     if hand.void_reason:
-        return "voided by the house: every stake was returned"
+        return "void"
     if result.get("type") == "hand_not_dealt":
-        return "not dealt: the antes were returned"
+        return "not_dealt"
     if game == "three_card_poker":
-        return "every bet was returned"
+        return "bets_returned"
     if game == "chinese_poker":
-        return "all square: no units changed hands"
-    return "nobody stayed In; the pot carries"
+        return "all_square"
+    return "pot_carries"
 
 
 def current_commitment(*, table: Table) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from typing import Any
 from cardroom.models import Hand
 from games.deck import CommitmentError, Opening, leaf_hash, root_hash
 from games.events import event_cards
+from games.words import Sentence, sentence_of, words
 
 __all__ = ["OpeningCheck", "Verification", "hand_openings", "published_cards"]
 
@@ -29,6 +30,7 @@ class OpeningCheck:
     salt: str
     leaf: str
     published_leaf: str
+    #: What is wrong, in words (a sentence of the rules, games.words), or "".
     problem: str = ""
 
     @property
@@ -83,11 +85,18 @@ def hand_openings(hand: Hand, cards: set[str] | None = None) -> Verification:
         recomputed = root_hash(leaves)
     except CommitmentError as error:
         recomputed = ""
-        problems.append(f"the published leaves are not SHA-256 digests: {error}")
+        problems.append(
+            words("the published leaves are not SHA-256 digests: {error}", error=sentence_of(error))
+        )
     if recomputed and recomputed != root.lower():
         problems.append(
-            f"the {len(leaves)} published leaves hash to {recomputed}, not to the published "
-            f"root {root}"
+            words(
+                # Translators: {digest} and {root} are SHA-256 digests in hexadecimal
+                "the {count} published leaves hash to {digest}, not to the published root {root}",
+                count=len(leaves),
+                digest=recomputed,
+                root=root,
+            )
         )
     positions = {card: index for index, card in enumerate(deck)}
     checks = []
@@ -101,19 +110,29 @@ def hand_openings(hand: Hand, cards: set[str] | None = None) -> Verification:
 
 def _check(card: str, position: int | None, salts: list[str], leaves: list[str]) -> OpeningCheck:
     if position is None:
-        return OpeningCheck(card, None, "", "", "", f"{card}: no opening (not in the stored deck)")
+        missing = words("{card}: no opening (not in the stored deck)", card=card)
+        return OpeningCheck(card, None, "", "", "", missing)
     salt = salts[position] if position < len(salts) else ""
     published = leaves[position] if position < len(leaves) else ""
+    problem: Sentence | str
     if not salt:
-        problem = f"position {position}: {card} has no salt, so no opening"
+        problem = words(
+            "position {position}: {card} has no salt, so no opening", position=position, card=card
+        )
         return OpeningCheck(card, position, salt, "", published, problem)
     leaf = leaf_hash(position, card, salt)
     if not published:
-        problem = f"position {position}: no leaf was published for it"
+        problem = words("position {position}: no leaf was published for it", position=position)
     elif leaf != published:
-        problem = (
-            f"position {position}: {card} with salt {salt} hashes to {leaf}, but the published "
-            f"leaf is {published}"
+        problem = words(
+            # Translators: {salt}, {leaf} and {published} are hexadecimal digests
+            "position {position}: {card} with salt {salt} hashes to {leaf}, but the published"
+            " leaf is {published}",
+            position=position,
+            card=card,
+            salt=salt,
+            leaf=leaf,
+            published=published,
         )
     else:
         problem = ""

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class WaitingPlayer(models.Model):
@@ -22,7 +23,7 @@ class WaitingPlayer(models.Model):
     )
     joined = models.DateTimeField()
     offered_until = models.DateTimeField(
-        null=True, blank=True, help_text="A free seat is held for this player until then."
+        null=True, blank=True, help_text=_("A free seat is held for this player until then.")
     )
 
     class Meta:

@@ -17,12 +17,15 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
+from cardroom.language import said
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.responsible.checks import exclusion_refusal, limits_row
 from cardroom.tables.engines import engine_for
 from cardroom.waitlist.models import WaitingPlayer
+from games.words import Sentence, words
 
 __all__ = [
     "OFFER_SECONDS",
@@ -42,7 +45,7 @@ OFFER_SECONDS = 60
 
 
 class WaitListError(Exception):
-    """A refusal, in the player's words."""
+    """A refusal, in the player's words (and language: only pages show these)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,18 +97,18 @@ def wait_list_join(*, table_id: int, user: User, now: datetime | None = None) ->
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status in (TableStatus.CLOSING, TableStatus.CLOSED):
-            raise WaitListError("This table is closing: it has no wait list.")
+            raise WaitListError(_("This table is closing: it has no wait list."))
         if Seat.objects.filter(table=table, user=user, left__isnull=True).exists():
-            raise WaitListError("You already have a seat at this table.")
+            raise WaitListError(_("You already have a seat at this table."))
         refusal = exclusion_refusal(limits_row(user), now)
         if refusal:
-            raise WaitListError(refusal + ".")
+            raise WaitListError(said(refusal) + ".")
         line = list(WaitingPlayer.objects.filter(table=table).values_list(
             "user_id", "joined", "offered_until"
         ))  # fmt: skip
         if not any(uid == user.pk for uid, _, _ in line):
             if len(free_seats(table)) > seats_ahead(line, user.pk, now):
-                raise WaitListError("A seat is free: sit down now, no need to wait.")
+                raise WaitListError(_("A seat is free: sit down now, no need to wait."))
             WaitingPlayer.objects.create(table=table, user=user, joined=now)
     place = places_by_table(user=user, table_ids=[table_id], now=now).get(table_id)
     assert isinstance(place, Place)
@@ -182,7 +185,7 @@ def _offer_seats(table_id: int, now: datetime) -> int:
         return len(to_offer)
 
 
-def sit_refusal(table: Table, user: User, free: list[int], now: datetime) -> str | None:
+def sit_refusal(table: Table, user: User, free: list[int], now: datetime) -> Sentence | None:
     """Why ``user`` may not take a free seat now (the line is ahead of them), or None; takes
     them out of the line when they may. Called by the runtime under the table's lock."""
     line: list[Any] = list(
@@ -191,7 +194,9 @@ def sit_refusal(table: Table, user: User, free: list[int], now: datetime) -> str
     if not line:
         return None
     if len(free) <= seats_ahead(line, user.pk, now):
-        return (
+        # A sentence of the rules (games.words): the runtime refuses the sit with it, and the
+        # socket says it in the player's language.
+        return words(
             "the free seat is held for a player on the wait list; join the wait list and "
             "you will be offered the next seat"
         )

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -67,7 +68,11 @@ def wait_list_join_view(request: HttpRequest, table_id: int) -> HttpResponse:
     error = ""
     try:
         place = wait_list_join(table_id=table.pk, user=user)
-        done = f"You are number {place.position} in line for {table.name}."
+        # Translators: %(position)s is the player's place in line, %(table)s a table's name.
+        done = _("You are number %(position)s in line for %(table)s.") % {
+            "position": place.position,
+            "table": table.name,
+        }
     except WaitListError as refusal:
         error = done = str(refusal)
     if request.headers.get("HX-Request") == "true":
@@ -86,5 +91,6 @@ def wait_list_leave_view(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.headers.get("HX-Request") == "true":
         return _panel(request, table, user)
     if left:
-        messages.success(request, f"You left the wait list of {table.name}.")
+        left_words = _("You left the wait list of %(table)s.")
+        messages.success(request, left_words % {"table": table.name})
     return _back(request, table)

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.engine import ConfigError
+from games.words import words
 
 __all__ = [
     "MIN_BUY_IN_UNITS",
@@ -44,11 +45,41 @@ _LADDER = {"unit-25c": 25, "unit-50c": 50, "unit-1": 100, "unit-2": 200, "unit-5
 _LADDER["unit-10"] = 1000
 
 
-def _whole(name: str, value: Any, low: int, high: int | None = None, why: str = "") -> None:
+def _whole(
+    name: str, value: Any, low: int, high: int | None = None, units: int | None = None
+) -> None:
     wrong = isinstance(value, bool) or not isinstance(value, int)
     if wrong or value < low or (high is not None and value > high):
-        valid = f"from {low} to {high}" if high is not None else f"of at least {low}{why}"
-        raise ConfigError(f"{name} must be a whole number {valid}; got {value!r}")
+        if high is not None:
+            raise ConfigError(
+                words(
+                    "{option} must be a whole number from {low} to {high}; got {value}",
+                    option=name,
+                    low=low,
+                    high=high,
+                    value=repr(value),
+                )
+            )
+        if units is not None:
+            raise ConfigError(
+                words(
+                    # Translators: {units} is how many of the table's units the least amount is
+                    "{option} must be a whole number of at least {low} ({units} units);"
+                    " got {value}",
+                    option=name,
+                    low=low,
+                    units=units,
+                    value=repr(value),
+                )
+            )
+        raise ConfigError(
+            words(
+                "{option} must be a whole number of at least {low}; got {value}",
+                option=name,
+                low=low,
+                value=repr(value),
+            )
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,14 +116,18 @@ got 1000
         if self.hand_fee == -1:
             object.__setattr__(self, "hand_fee", self.unit // 5)
         floor = MIN_BUY_IN_UNITS * self.unit
-        _whole("min_buy_in", self.min_buy_in, floor, why=f" ({MIN_BUY_IN_UNITS} units)")
+        _whole("min_buy_in", self.min_buy_in, floor, units=MIN_BUY_IN_UNITS)
         _whole("hand_fee", self.hand_fee, 0, self.unit)
         _whole("seats", self.seats, 2, 4)
         _whole("set_seconds", self.set_seconds, 5, 3600)
         _whole("pause_seconds", self.pause_seconds, 0, 600)
         if self.timeout not in TIMEOUT_POLICIES:
             raise ConfigError(
-                f"timeout must be one of {', '.join(TIMEOUT_POLICIES)}; got {self.timeout!r}"
+                words(
+                    "timeout must be one of {policies}; got {timeout}",
+                    policies=", ".join(TIMEOUT_POLICIES),
+                    timeout=repr(self.timeout),
+                )
             )
 
     def to_json(self) -> dict[str, Any]:
@@ -118,7 +153,13 @@ def preset(name: str) -> ChinesePokerConfig:
 unit-5, unit-10
     """
     if name not in PRESETS:
-        raise ConfigError(f"no preset {name!r}; presets: {', '.join(PRESETS)}")
+        raise ConfigError(
+            words(
+                "no preset {preset}; presets: {presets}",
+                preset=repr(name),
+                presets=", ".join(PRESETS),
+            )
+        )
     return PRESETS[name]
 
 
@@ -136,7 +177,13 @@ seats, set_seconds, timeout, pause_seconds
     known = tuple(ChinesePokerConfig.__dataclass_fields__)
     for key in data:
         if key not in known:
-            raise ConfigError(f"unknown setting {key!r}; settings: {', '.join(known)}")
+            raise ConfigError(
+                words(
+                    "unknown setting {key}; settings: {settings}",
+                    key=repr(key),
+                    settings=", ".join(known),
+                )
+            )
     return ChinesePokerConfig(**dict(data))
 
 

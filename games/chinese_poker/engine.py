@@ -71,7 +71,7 @@ from games.chinese_poker.state import (
     new_table,
 )
 from games.engine import Event, IllegalAction, seat_order
-from games.money import dollars
+from games.words import Money, sentence_of, words
 
 __all__ = ["GAME", "ChinesePokerGame", "eligible_seats", "new_table"]
 
@@ -84,14 +84,16 @@ HAND_KINDS = ("set", "submit", "surrender", "declare_natural")
 def _whole(action: Mapping[str, Any], key: str) -> int:
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{key} must be a whole number, not {value!r}")
+        raise IllegalAction(
+            words("{key} must be a whole number, not {value}", key=key, value=repr(value))
+        )
     return value
 
 
 def _now(action: Mapping[str, Any]) -> float:
     value = action.get("now")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise IllegalAction(f"now must be a time in seconds, not {value!r}")
+        raise IllegalAction(words("now must be a time in seconds, not {value}", value=repr(value)))
     return float(value)
 
 
@@ -143,13 +145,17 @@ class ChinesePokerGame:
         if kind == "timeout":
             return _timeout(state, now)
         known = ", ".join((*SEAT_KINDS, *HAND_KINDS, "deal", "timeout"))
-        raise IllegalAction(f"unknown action {kind!r}; actions: {known}")
+        raise IllegalAction(
+            words("unknown action {kind}; actions: {actions}", kind=repr(kind), actions=known)
+        )
 
     @staticmethod
     def _seat(state: ChinesePokerState, action: Mapping[str, Any]) -> int:
         seat = _whole(action, "seat")
         if not 0 <= seat < len(state.seats):
-            raise IllegalAction(f"no seat {seat}; seats are 0 to {len(state.seats) - 1}")
+            raise IllegalAction(
+                words("no seat {seat}; seats are 0 to {last}", seat=seat, last=len(state.seats) - 1)
+            )
         return seat
 
     def legal_actions(self, state: ChinesePokerState, seat: int) -> list[JSON]:
@@ -196,10 +202,12 @@ def _seat_action(
     seat = state.seats[number]
     if kind == "sit":
         if seat is not None:
-            raise IllegalAction(f"seat {number} is taken")
+            raise IllegalAction(words("seat {seat} is taken", seat=number))
         amount = _whole(action, "stack")
         if amount < state.config.min_buy_in:
-            raise IllegalAction(f"the minimum buy-in is {dollars(state.config.min_buy_in)}")
+            raise IllegalAction(
+                words("the minimum buy-in is {amount}", amount=Money(state.config.min_buy_in))
+            )
         player = action.get("player")
         name = player if isinstance(player, str) and player else f"seat {number}"
         seats = list(state.seats)
@@ -207,11 +215,11 @@ def _seat_action(
         sat = replace(state, seats=tuple(seats))
         return _reconsider(sat, now), (PlayerSat(number, amount),)
     if seat is None:
-        raise IllegalAction(f"seat {number} is empty")
+        raise IllegalAction(words("seat {seat} is empty", seat=number))
     playing = state.in_hand and state.entry(number) is not None
     if kind == "leave":
         if seat.leaving:
-            raise IllegalAction("already leaving at the end of this hand")
+            raise IllegalAction(words("already leaving at the end of this hand"))
         if playing:
             return _with_seat(state, number, leaving=True), (LeavePending(number),)
         seats = list(state.seats)
@@ -221,36 +229,38 @@ def _seat_action(
     if kind == "top_up":
         amount = _whole(action, "amount")
         if amount <= 0:
-            raise IllegalAction("a top-up must be more than $0.00")
+            raise IllegalAction(words("a top-up must be more than $0.00"))
         if playing:
-            raise IllegalAction("top up between hands, not during one")
+            raise IllegalAction(words("top up between hands, not during one"))
         topped = _with_seat(state, number, stack=seat.stack + amount)
         return _reconsider(topped, now), (ToppedUp(number, amount),)
     if kind in ("sit_out", "sit_in"):
         out = kind == "sit_out"
         if seat.sitting_out == out:
-            raise IllegalAction("already sitting out" if out else "already in play")
+            raise IllegalAction(words("already sitting out") if out else words("already in play"))
         changed = _with_seat(state, number, sitting_out=out)
         return _reconsider(changed, now), (SatOut(number) if out else SatIn(number),)
     connected = kind == "connect"
     if seat.connected == connected:
-        raise IllegalAction("already connected" if connected else "already disconnected")
+        raise IllegalAction(
+            words("already connected") if connected else words("already disconnected")
+        )
     changed = _with_seat(state, number, connected=connected)
     return changed, (ConnectionChanged(number, connected),)
 
 
 def _deal(state: ChinesePokerState, action: Mapping[str, Any], now: float) -> Outcome:
     if state.phase != "ready":
-        raise IllegalAction("no hand is waiting for a deck")
+        raise IllegalAction(words("no hand is waiting for a deck"))
     deck_text = action.get("deck")
     if not isinstance(deck_text, (list, tuple, str)):
-        raise IllegalAction("deal needs a deck: all 52 cards as text, in deal order")
+        raise IllegalAction(words("deal needs a deck: all 52 cards as text, in deal order"))
     try:
         deck = parse_cards(deck_text)
     except CardError as error:
-        raise IllegalAction(f"bad deck: {error}") from error
+        raise IllegalAction(words("bad deck: {error}", error=sentence_of(error))) from error
     if len(deck) != 52:
-        raise IllegalAction(f"a deck has 52 cards, not {len(deck)}")
+        raise IllegalAction(words("a deck has 52 cards, not {count}", count=len(deck)))
     players = eligible_seats(state)
     button = players[0] if state.button < 0 else seat_order(players, state.button)[0]
     order = seat_order(players, button)
@@ -288,17 +298,30 @@ def _rows(entry: Entry, action: Mapping[str, Any]) -> tuple[tuple[int, ...], ...
     for name, size in (("front", 3), ("middle", 5), ("back", 5)):
         text = action.get(name)
         if not isinstance(text, (list, tuple, str)):
-            raise IllegalAction(f"the {name} row is missing: {size} cards as text")
+            raise IllegalAction(
+                # Translators: {row} is front, middle or back, as the action names the row
+                words("the {row} row is missing: {size} cards as text", row=name, size=size)
+            )
         try:
             row = parse_cards(text)
         except CardError as error:
-            raise IllegalAction(f"the {name} row: {error}") from error
+            raise IllegalAction(
+                # Translators: {row} is front, middle or back; {error} says what is wrong with it
+                words("the {row} row: {error}", row=name, error=sentence_of(error))
+            ) from error
         if len(row) != size:
-            raise IllegalAction(f"the {name} row needs {size} cards, not {len(row)}")
+            raise IllegalAction(
+                words(
+                    "the {row} row needs {size} cards, not {count}",
+                    row=name,
+                    size=size,
+                    count=len(row),
+                )
+            )
         rows.append(tuple(card.index for card in row))
     used = [index for row in rows for index in row]
     if len(set(used)) != 13 or set(used) != set(entry.cards):
-        raise IllegalAction("the rows must hold exactly your 13 cards, each once")
+        raise IllegalAction(words("the rows must hold exactly your 13 cards, each once"))
     return tuple(rows)
 
 
@@ -312,12 +335,18 @@ def _hand_action(
 ) -> Outcome:
     entry = state.entry(number) if state.in_hand else None
     if entry is None:
-        raise IllegalAction(f"seat {number} is not in a hand being played")
+        raise IllegalAction(words("seat {seat} is not in a hand being played", seat=number))
     if entry.status != "setting":
-        raise IllegalAction(f"the hand is final: already {entry.status}")
+        raise IllegalAction(words("the hand is final: already {status}", status=entry.status))
     natural = action.get("natural")
     if kind == "declare_natural" and natural not in NATURALS:
-        raise IllegalAction(f"unknown natural {natural!r}; naturals: {', '.join(NATURALS)}")
+        raise IllegalAction(
+            words(
+                "unknown natural {natural}; naturals: {naturals}",
+                natural=repr(natural),
+                naturals=", ".join(NATURALS),
+            )
+        )
     events: list[Event] = []
     if kind == "set" or (kind != "surrender" and "front" in action):
         front, middle, back = _rows(entry, action)
@@ -332,7 +361,7 @@ def _hand_action(
         events += [NaturalDeclared(number, natural), HandSubmitted(number)]
     elif kind == "submit" or action.get("submit") is True:
         if not entry.front:
-            raise IllegalAction("set your front, middle and back before submitting")
+            raise IllegalAction(words("set your front, middle and back before submitting"))
         entry = replace(entry, status="submitted")
         events.append(HandSubmitted(number))
     changed = _replace_entry(state, entry)
@@ -358,9 +387,14 @@ def _declared(state: ChinesePokerState, entry: Entry, natural: str) -> Entry:
 
 def _timeout(state: ChinesePokerState, now: float) -> Outcome:
     if state.phase not in ("setting", "pause") or state.deadline is None:
-        raise IllegalAction("nothing is waiting on a deadline")
+        raise IllegalAction(words("nothing is waiting on a deadline"))
     if now < state.deadline:
-        raise IllegalAction(f"the deadline has not passed ({state.deadline - now:.1f}s left)")
+        raise IllegalAction(
+            words(
+                "the deadline has not passed ({seconds}s left)",
+                seconds=f"{state.deadline - now:.1f}",
+            )
+        )
     if state.phase == "pause":
         return _reconsider(replace(state, phase="ready", deadline=None), now), ()
     from games.chinese_poker.solver import best_arrangement

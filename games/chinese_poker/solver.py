@@ -48,6 +48,7 @@ from games.cards import DECK, Card, CardError, format_cards
 from games.chinese_poker.naturals import find_natural, natural_rows
 from games.chinese_poker.scoring import bonus
 from games.evaluators import category_of, key_function, row_at_least, rows_in_order
+from games.words import words
 
 __all__ = [
     "OPPONENT_DRAWS",
@@ -311,7 +312,7 @@ def best_arrangement(cards: Sequence[Card]) -> Arrangement:
     if len(hand) != 13:
         raise ValueError(f"a Chinese Poker hand has 13 cards, not {len(hand)}")
     if len(set(hand)) != 13:
-        raise CardError("a card appears twice in the hand")
+        raise CardError(words("a card appears twice in the hand"))
     natural = find_natural(hand)
     shown = natural_rows(natural, hand) if natural is not None else None
     if shown is not None:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from games.engine import IllegalAction
-from games.money import dollars
+from games.words import Money, words
 
 __all__ = [
     "BuyInLimits",
@@ -53,7 +53,9 @@ def action_now(action: Mapping[str, Any]) -> float:
     """The action's time, in seconds."""
     now = action.get("now")
     if isinstance(now, bool) or not isinstance(now, (int, float)):
-        raise IllegalAction(f"an action needs a time 'now' in seconds, not {now!r}")
+        raise IllegalAction(
+            words("an action needs a time 'now' in seconds, not {value}", value=repr(now))
+        )
     return float(now)
 
 
@@ -61,11 +63,19 @@ def action_seat(state: _Table, action: Mapping[str, Any], *, seated: bool = True
     """The action's seat number: on this table, and (unless ``seated`` is false) occupied."""
     index = action.get("seat")
     if isinstance(index, bool) or not isinstance(index, int):
-        raise IllegalAction(f"an action needs a 'seat' number, not {index!r}")
+        raise IllegalAction(
+            words("an action needs a 'seat' number, not {value}", value=repr(index))
+        )
     if not 0 <= index < len(state.seats):
-        raise IllegalAction(f"no seat {index}: this table has seats 0 to {len(state.seats) - 1}")
+        raise IllegalAction(
+            words(
+                "no seat {seat}: this table has seats 0 to {last}",
+                seat=index,
+                last=len(state.seats) - 1,
+            )
+        )
     if seated and state.seats[index] is None:
-        raise IllegalAction(f"nobody sits in seat {index}")
+        raise IllegalAction(words("nobody sits in seat {seat}", seat=index))
     return index
 
 
@@ -73,7 +83,14 @@ def action_amount(action: Mapping[str, Any], key: str) -> int:
     """A positive whole number of cents under ``key``."""
     amount = action.get(key)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise IllegalAction(f"'{key}' must be a positive whole number of cents, not {amount!r}")
+        raise IllegalAction(
+            words(
+                # Translators: {field} is the name of a field of the action, such as 'amount'
+                "'{field}' must be a positive whole number of cents, not {value}",
+                field=key,
+                value=repr(amount),
+            )
+        )
     return amount
 
 
@@ -92,16 +109,20 @@ def sit_request(state: _LimitedTable, action: Mapping[str, Any]) -> tuple[int, s
     """
     index = action_seat(state, action, seated=False)
     if state.seats[index] is not None:
-        raise IllegalAction(f"seat {index} is taken")
+        raise IllegalAction(words("seat {seat} is taken", seat=index))
     amount = action_amount(action, "stack")
     config = state.config
     if amount < config.min_buy_in:
-        raise IllegalAction(f"the least you may sit down with is {dollars(config.min_buy_in)}")
+        raise IllegalAction(
+            words("the least you may sit down with is {amount}", amount=Money(config.min_buy_in))
+        )
     if config.max_buy_in is not None and amount > config.max_buy_in:
-        raise IllegalAction(f"the most you may sit down with is {dollars(config.max_buy_in)}")
+        raise IllegalAction(
+            words("the most you may sit down with is {amount}", amount=Money(config.max_buy_in))
+        )
     player = action.get("player", f"seat {index}")
     if not isinstance(player, str) or not player:
-        raise IllegalAction("'player' must be a name")
+        raise IllegalAction(words("'player' must be a name"))
     return index, player, amount
 
 
@@ -109,4 +130,4 @@ def check_top_up(config: BuyInLimits, stack: int, amount: int) -> None:
     """Refuse a top-up of ``amount`` that would take ``stack`` over ``max_buy_in``."""
     limit = config.max_buy_in
     if limit is not None and stack + amount > limit:
-        raise IllegalAction(f"your stack may not exceed {dollars(limit)}")
+        raise IllegalAction(words("your stack may not exceed {amount}", amount=Money(limit)))

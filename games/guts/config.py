@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from games.engine import ConfigError
-from games.money import dollars
+from games.words import Money, words
 
 __all__ = [
     "MATCH_CAP_FAMILIES",
@@ -70,12 +70,18 @@ def match_cap_for(ante: int, family: str = "seed_000") -> int:
         if ante not in _SEED_004_CAPS:
             antes = ", ".join(str(known) for known in _SEED_004_CAPS)
             raise ConfigError(
-                f"family seed_004 has no cap for an ante of {ante} cents; its antes: {antes}"
-                " (or set match_cap)"
+                words(
+                    "family seed_004 has no cap for an ante of {ante} cents; its antes: {antes}"
+                    " (or set match_cap)",
+                    ante=ante,
+                    antes=antes,
+                )
             )
         return _SEED_004_CAPS[ante]
     valid = ", ".join(MATCH_CAP_FAMILIES)
-    raise ConfigError(f"unknown match_cap_family {family!r}; valid: {valid}")
+    raise ConfigError(
+        words("unknown match_cap_family {family}; valid: {valid}", family=repr(family), valid=valid)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,13 +129,26 @@ _SECONDS = (
 
 def _whole(name: str, value: Any, *, least: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise ConfigError(f"{name} must be a whole number of at least {least}, not {value!r}")
+        raise ConfigError(
+            words(
+                "{option} must be a whole number of at least {least}, not {value}",
+                option=name,
+                least=least,
+                value=repr(value),
+            )
+        )
     return value
 
 
 def _seconds(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 3600:
-        raise ConfigError(f"{name} must be a number of seconds from 0 to 3600, not {value!r}")
+        raise ConfigError(
+            words(
+                "{option} must be a number of seconds from 0 to 3600, not {value}",
+                option=name,
+                value=repr(value),
+            )
+        )
     return float(value)
 
 
@@ -140,21 +159,48 @@ def online_config(preset: str, options: Mapping[str, Any] | None = None) -> Onli
     ``seed_000``), ``min_buy_in`` to 100 times the ante.
     """
     if preset not in ONLINE_PRESETS:
-        raise ConfigError(f"unknown preset {preset!r}; valid presets: {', '.join(ONLINE_PRESETS)}")
+        raise ConfigError(
+            words(
+                "unknown preset {preset}; valid presets: {presets}",
+                preset=repr(preset),
+                presets=", ".join(ONLINE_PRESETS),
+            )
+        )
     given = dict(options or {})
     given.pop("preset", None)
     for name in given:
         if name not in _OPTION_NAMES:
-            raise ConfigError(f"unknown option {name!r}; valid options: {', '.join(_OPTION_NAMES)}")
+            raise ConfigError(
+                words(
+                    "unknown option {option}; valid options: {options}",
+                    option=repr(name),
+                    options=", ".join(_OPTION_NAMES),
+                )
+            )
     for name, fixed in ONLINE_PRESETS[preset].items():
         if name in given and given[name] != fixed:
-            raise ConfigError(f"preset {preset} has {name}={fixed}, not {given[name]!r}")
+            raise ConfigError(
+                words(
+                    "preset {preset} has {option}={fixed}, not {value}",
+                    preset=preset,
+                    option=name,
+                    fixed=fixed,
+                    value=repr(given[name]),
+                )
+            )
     values: dict[str, Any] = {**ONLINE_PRESETS[preset], **given}
     for name, valid in _CHOICES.items():
         if name in values and values[name] not in valid:
-            raise ConfigError(f"{name} must be one of {', '.join(valid)}, not {values[name]!r}")
+            raise ConfigError(
+                words(
+                    "{option} must be one of {choices}, not {value}",
+                    option=name,
+                    choices=", ".join(valid),
+                    value=repr(values[name]),
+                )
+            )
     if "ante" not in values:
-        raise ConfigError("ante is required: the table's stake, such as $1.00")
+        raise ConfigError(words("ante is required: the table's stake, such as $1.00"))
     ante = _whole("ante", values["ante"], least=1)
     for name in _MONEY:
         if values.get(name) is not None:
@@ -169,16 +215,23 @@ def online_config(preset: str, options: Mapping[str, Any] | None = None) -> Onli
     values.setdefault("max_buy_in", None)
     if values["min_buy_in"] < ante:
         raise ConfigError(
-            f"min_buy_in must cover the ante ({dollars(ante)}), not {dollars(values['min_buy_in'])}"
+            words(
+                "min_buy_in must cover the ante ({ante}), not {amount}",
+                ante=Money(ante),
+                amount=Money(values["min_buy_in"]),
+            )
         )
     if values["max_buy_in"] is not None and values["max_buy_in"] < values["min_buy_in"]:
         raise ConfigError(
-            f"max_buy_in ({dollars(values['max_buy_in'])}) must be at least min_buy_in"
-            f" ({dollars(values['min_buy_in'])})"
+            words(
+                "max_buy_in ({most}) must be at least min_buy_in ({least})",
+                most=Money(values["max_buy_in"]),
+                least=Money(values["min_buy_in"]),
+            )
         )
     seats = _whole("seats", values.get("seats", 7), least=2)
     if seats > 10:
-        raise ConfigError(f"seats must be from 2 to 10, not {seats}")
+        raise ConfigError(words("seats must be from 2 to 10, not {seats}", seats=seats))
     if values.get("rake_basis_points", 300) > 10_000:
-        raise ConfigError("rake_basis_points must be from 0 to 10000 (0 % to 100 %)")
+        raise ConfigError(words("rake_basis_points must be from 0 to 10000 (0 % to 100 %)"))
     return OnlineConfig(preset=preset, **values)

@@ -20,6 +20,7 @@ from games.guts.classic.config import CLASSIC_PRESETS, ClassicConfig, classic_co
 from games.guts.classic.state import ClassicState
 from games.guts.config import ONLINE_PRESETS, OnlineConfig, online_config
 from games.guts.table import OnlineState
+from games.words import words
 
 __all__ = ["GUTS", "PRESETS", "GutsGame", "make_config", "new_table"]
 
@@ -44,7 +45,13 @@ def make_config(preset: str, options: Mapping[str, Any] | None = None) -> Config
         return online_config(preset, options)
     if preset in CLASSIC_PRESETS:
         return classic_config(preset, options)
-    raise ConfigError(f"unknown preset {preset!r}; valid presets: {', '.join(PRESETS)}")
+    raise ConfigError(
+        words(
+            "unknown preset {preset}; valid presets: {presets}",
+            preset=repr(preset),
+            presets=", ".join(PRESETS),
+        )
+    )
 
 
 def new_table(config: Config) -> State:

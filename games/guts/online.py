@@ -51,7 +51,7 @@ from games.guts.rounds import (
     with_stack,
 )
 from games.guts.table import OnlineState, Seat
-from games.money import dollars
+from games.words import Money, words
 
 __all__ = ["ACTIONS", "apply", "seat_player"]
 
@@ -72,7 +72,7 @@ def seat_player(state: OnlineState, seat: int, player: str, stack: int) -> Onlin
     The runtime uses the ``sit`` action, which checks the limits and records the buy-in.
     """
     if state.seats[seat] is not None:
-        raise IllegalAction(f"seat {seat} is taken")
+        raise IllegalAction(words("seat {seat} is taken", seat=seat))
     return evolve(state, seats=put(state.seats, seat, Seat(player, stack)))
 
 
@@ -89,7 +89,7 @@ def _leave(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[O
     events: Events = []
     if in_live_hand(state, index):
         if seat.leaving:
-            raise IllegalAction("you are already leaving when this hand ends")
+            raise IllegalAction(words("you are already leaving when this hand ends"))
         state = evolve(state, seats=put(state.seats, index, with_stack(seat, 0, leaving=True)))
         if state.phase == "declare" and not state.choices[index]:
             state = evolve(state, choices=put(state.choices, index, "out"))
@@ -125,7 +125,7 @@ def _top_up(
     assert seat is not None
     amount = action_amount(action, "amount")
     if in_live_hand(state, index):
-        raise IllegalAction("chips can't be added while you are in a hand")
+        raise IllegalAction(words("chips can't be added while you are in a hand"))
     check_top_up(state.config, seat.stack, amount)
     events: Events = [ev.ToppedUp(index, amount)]
     seat = with_stack(seat, amount)
@@ -151,7 +151,7 @@ def _sit_out(
     seat = state.seats[index]
     assert seat is not None
     if seat.sitting_out:
-        raise IllegalAction("you are already sitting out")
+        raise IllegalAction(words("you are already sitting out"))
     events: Events = [ev.SatOut(index, "asked")]
     pending = state.pending
     if index in pending:
@@ -169,7 +169,7 @@ def _sit_in(
     seat = state.seats[index]
     assert seat is not None
     if not seat.sitting_out:
-        raise IllegalAction("you are not sitting out")
+        raise IllegalAction(words("you are not sitting out"))
     state = evolve(state, seats=put(state.seats, index, with_stack(seat, 0, sitting_out=False)))
     return _wake(state, now), [ev.SatIn(index)]
 
@@ -192,13 +192,17 @@ def _connection(connected: bool) -> Handler:
 def _ante(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[OnlineState, Events]:
     index = action_seat(state, action)
     if state.phase != "ante" or index not in state.pending:
-        raise IllegalAction("you are not asked to ante now")
+        raise IllegalAction(words("you are not asked to ante now"))
     seat = state.seats[index]
     assert seat is not None
     ante = state.config.ante
     if seat.stack < ante:
         raise IllegalAction(
-            f"the ante is {dollars(ante)} and your stack holds {dollars(seat.stack)}: top up"
+            words(
+                "the ante is {ante} and your stack holds {stack}: top up",
+                ante=Money(ante),
+                stack=Money(seat.stack),
+            )
         )
     events: Events = [ev.AntePosted(index, ante)]
     state = evolve(
@@ -232,7 +236,7 @@ def _decline(
             owed=put(state.owed, index, 0),
         )
     else:
-        raise IllegalAction("there is nothing to decline now")
+        raise IllegalAction(words("there is nothing to decline now"))
     return maybe_close(state, now, events), events
 
 
@@ -241,12 +245,12 @@ def _declare(
 ) -> tuple[OnlineState, Events]:
     index = action_seat(state, action)
     if state.phase != "declare" or index not in state.dealt:
-        raise IllegalAction("you have no hand to declare now")
+        raise IllegalAction(words("you have no hand to declare now"))
     if state.choices[index]:
-        raise IllegalAction("you have already chosen, and a choice is final")
+        raise IllegalAction(words("you have already chosen, and a choice is final"))
     choice = action.get("choice")
     if choice not in ("in", "out"):
-        raise IllegalAction(f"choose 'in' or 'out', not {choice!r}")
+        raise IllegalAction(words("choose 'in' or 'out', not {choice}", choice=repr(choice)))
     state = evolve(state, choices=put(state.choices, index, choice))
     events: Events = [ev.Decided(index)]
     if all(state.choices[dealt] for dealt in state.dealt):
@@ -258,9 +262,15 @@ def _timeout(
     state: OnlineState, action: Mapping[str, Any], now: float
 ) -> tuple[OnlineState, Events]:
     if state.deadline is None:
-        raise IllegalAction("nothing is waiting on the clock")
+        raise IllegalAction(words("nothing is waiting on the clock"))
     if now < state.deadline:
-        raise IllegalAction(f"the deadline {state.deadline} has not passed (now {now})")
+        raise IllegalAction(
+            words(
+                "the deadline {deadline} has not passed (now {now})",
+                deadline=state.deadline,
+                now=now,
+            )
+        )
     events: Events = []
     if state.phase == "ante":
         return close_ante_call(state, now, events), events
@@ -289,9 +299,15 @@ ACTIONS: dict[str, Handler] = {
 def apply(state: OnlineState, action: Mapping[str, Any]) -> tuple[OnlineState, tuple[Any, ...]]:
     """Apply one action: the new state and the events, or :class:`IllegalAction`."""
     if not isinstance(action, Mapping):
-        raise IllegalAction("an action is a JSON object with a 'kind'")
+        raise IllegalAction(words("an action is a JSON object with a 'kind'"))
     handler = ACTIONS.get(action.get("kind"))  # type: ignore[arg-type]
     if handler is None:
-        raise IllegalAction(f"unknown action {action.get('kind')!r}; actions: {', '.join(ACTIONS)}")
+        raise IllegalAction(
+            words(
+                "unknown action {kind}; actions: {actions}",
+                kind=repr(action.get("kind")),
+                actions=", ".join(ACTIONS),
+            )
+        )
     new, events = handler(state, action, action_now(action))
     return new, tuple(events)

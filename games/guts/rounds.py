@@ -17,6 +17,7 @@ from games.engine import IllegalAction, seat_order
 from games.guts import events as ev
 from games.guts.showdown import best_seats, describe, hand_key, pay_out, worst_seats
 from games.guts.table import OnlineState, Seat
+from games.words import sentence_of, words
 
 __all__ = [
     "call_antes",
@@ -236,7 +237,9 @@ def call_antes(state: OnlineState, now: float, events: Events) -> OnlineState:
 
 def deal(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[OnlineState, Events]:
     if state.phase != "deal":
-        raise IllegalAction(f"no deal is due now (the table is in its {state.phase} phase)")
+        raise IllegalAction(
+            words("no deal is due now (the table is in its {phase} phase)", phase=state.phase)
+        )
     deck = read_deck(action.get("deck"))
     players = state.confirmed
     button = state.button if state.button is not None else players[0]
@@ -265,15 +268,15 @@ def deal(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[Onl
 def read_deck(deck: Any) -> list[int]:
     tokens = deck.replace(",", " ").split() if isinstance(deck, str) else deck
     if not isinstance(tokens, (list, tuple)) or len(tokens) != 52:
-        raise IllegalAction("a deal needs a 'deck' of all 52 cards, as text, in deal order")
+        raise IllegalAction(words("a deal needs a 'deck' of all 52 cards, as text, in deal order"))
     try:
         cards = [
             _INDEX[token] if token in _INDEX else parse_card(str(token)).index for token in tokens
         ]
     except ValueError as error:
-        raise IllegalAction(f"bad deck: {error}") from error
+        raise IllegalAction(words("bad deck: {error}", error=sentence_of(error))) from error
     if len(set(cards)) != 52:
-        raise IllegalAction("bad deck: a card appears twice")
+        raise IllegalAction(words("bad deck: a card appears twice"))
     return cards
 
 

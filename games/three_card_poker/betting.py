@@ -20,9 +20,9 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine import Event, IllegalAction
-from games.money import dollars
 from games.three_card_poker.events import BetMissed, BetPlaced, BettingClosed, BettingOpened
 from games.three_card_poker.state import TableState, amount_of, seat_of, with_seat
+from games.words import Money, words
 
 __all__ = ["bet", "close_betting", "open_betting", "refresh_betting"]
 
@@ -68,34 +68,47 @@ def bet(state: TableState, action: Mapping[str, Any], now: float) -> tuple[Table
     assert seat is not None
     config = state.config
     if state.phase not in ("idle", "betting"):
-        raise IllegalAction("bets are closed: this round's cards are being played")
+        raise IllegalAction(words("bets are closed: this round's cards are being played"))
     if state.deadline is not None and now > state.deadline:
-        raise IllegalAction("the time to bet has run out for this round")
+        raise IllegalAction(words("the time to bet has run out for this round"))
     if seat.sitting_out:
-        raise IllegalAction(f"seat {number} is sitting out: sit in to bet")
+        raise IllegalAction(words("seat {seat} is sitting out: sit in to bet", seat=number))
     if seat.ante:
-        raise IllegalAction(f"seat {number} has already bet this round")
+        raise IllegalAction(words("seat {seat} has already bet this round", seat=number))
     ante = amount_of(action, "ante", default=0)
     pair_plus = amount_of(action, "pair_plus", default=0)
     if ante == 0:
-        raise IllegalAction("an Ante is needed to be dealt in: Pair Plus alone is not allowed")
+        raise IllegalAction(
+            words("an Ante is needed to be dealt in: Pair Plus alone is not allowed")
+        )
     if not config.min_ante <= ante <= config.max_ante:
         raise IllegalAction(
-            f"the Ante at this table is from {dollars(config.min_ante)} to"
-            f" {dollars(config.max_ante)}, not {dollars(ante)}"
+            words(
+                "the Ante at this table is from {min_ante} to {max_ante}, not {ante}",
+                min_ante=Money(config.min_ante),
+                max_ante=Money(config.max_ante),
+                ante=Money(ante),
+            )
         )
     if pair_plus > config.max_pair_plus:
         if config.max_pair_plus == 0:
-            raise IllegalAction("this table takes no Pair Plus bets")
+            raise IllegalAction(words("this table takes no Pair Plus bets"))
         raise IllegalAction(
-            f"the Pair Plus bet at this table is at most {dollars(config.max_pair_plus)},"
-            f" not {dollars(pair_plus)}"
+            words(
+                "the Pair Plus bet at this table is at most {max_pair_plus}, not {pair_plus}",
+                max_pair_plus=Money(config.max_pair_plus),
+                pair_plus=Money(pair_plus),
+            )
         )
     needed = 2 * ante + pair_plus
     if needed > seat.stack:
         raise IllegalAction(
-            f"your stack of {dollars(seat.stack)} cannot cover the Ante, the Play it may call"
-            f" for and the Pair Plus ({dollars(needed)} in all)"
+            words(
+                "your stack of {stack} cannot cover the Ante, the Play it may call"
+                " for and the Pair Plus ({needed} in all)",
+                stack=Money(seat.stack),
+                needed=Money(needed),
+            )
         )
     events: list[Event] = []
     if state.phase == "idle":

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from games.engine import ConfigError
+from games.words import words
 
 __all__ = [
     "ANTE_BONUS",
@@ -55,9 +56,15 @@ def _payouts(name: str, value: Any, hands: tuple[str, ...], example: str) -> tup
     )
     if not ok:
         raise ConfigError(
-            f"{name} needs {len(hands)} whole payouts of 0 or more"
-            f" ({', '.join(hand.replace('_', ' ') for hand in hands)}), such as {example};"
-            f" got {value!r}"
+            words(
+                "{option} needs {count} whole payouts of 0 or more ({hands}), such as {example};"
+                " got {value}",
+                option=name,
+                count=len(hands),
+                hands=", ".join(hand.replace("_", " ") for hand in hands),
+                example=example,
+                value=repr(value),
+            )
         )
     return tuple(value)
 
@@ -96,11 +103,40 @@ class PayTables:
         return None
 
 
-def _whole(name: str, value: Any, low: int, high: int | None = None, why: str = "") -> None:
+def _whole(
+    name: str, value: Any, low: int, high: int | None = None, low_is: str | None = None
+) -> None:
     wrong = isinstance(value, bool) or not isinstance(value, int)
     if wrong or value < low or (high is not None and value > high):
-        valid = f"from {low} to {high}" if high is not None else f"of at least {low}{why}"
-        raise ConfigError(f"{name} must be a whole number {valid}; got {value!r}")
+        if high is not None:
+            raise ConfigError(
+                words(
+                    "{option} must be a whole number from {low} to {high}; got {value}",
+                    option=name,
+                    low=low,
+                    high=high,
+                    value=repr(value),
+                )
+            )
+        if low_is is not None:
+            raise ConfigError(
+                words(
+                    # Translators: {setting} names the setting whose value {low} is (min_ante)
+                    "{option} must be a whole number of at least {low} ({setting}); got {value}",
+                    option=name,
+                    low=low,
+                    setting=low_is,
+                    value=repr(value),
+                )
+            )
+        raise ConfigError(
+            words(
+                "{option} must be a whole number of at least {low}; got {value}",
+                option=name,
+                low=low,
+                value=repr(value),
+            )
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,13 +161,13 @@ class TableConfig:
 
     def __post_init__(self) -> None:
         _whole("min_ante", self.min_ante, 1)
-        _whole("max_ante", self.max_ante, self.min_ante, why=" (min_ante)")
+        _whole("max_ante", self.max_ante, self.min_ante, low_is="min_ante")
         _whole("max_pair_plus", self.max_pair_plus, 0)
         _whole("seats", self.seats, 1, MAX_SEATS)
         _whole("bet_seconds", self.bet_seconds, 1, 3600)
         _whole("decision_seconds", self.decision_seconds, 1, 3600)
         if not isinstance(self.pay_tables, PayTables):
-            raise ConfigError("pay_tables must be a PayTables")
+            raise ConfigError(words("pay_tables must be a PayTables"))
 
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON (pay tables as lists)."""
@@ -157,7 +193,13 @@ max_pair_plus, seats, bet_seconds, decision_seconds, ante_bonus, pair_plus
     names += ["ante_bonus", "pair_plus"]
     for key in data:
         if key not in names:
-            raise ConfigError(f"unknown setting {key!r}; settings: {', '.join(names)}")
+            raise ConfigError(
+                words(
+                    "unknown setting {key}; settings: {settings}",
+                    key=repr(key),
+                    settings=", ".join(names),
+                )
+            )
     base = preset(data["preset"]) if "preset" in data else TableConfig()
     tables = PayTables(
         ante_bonus=tuple(data.get("ante_bonus", base.pay_tables.ante_bonus)),
@@ -180,7 +222,13 @@ PRESETS: dict[str, TableConfig] = {
 def preset(name: str) -> TableConfig:
     """The preset called ``name``; :class:`ConfigError` names the presets otherwise."""
     if name not in PRESETS:
-        raise ConfigError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+        raise ConfigError(
+            words(
+                "unknown preset {preset}; presets: {presets}",
+                preset=repr(name),
+                presets=", ".join(PRESETS),
+            )
+        )
     return PRESETS[name]
 
 
@@ -215,7 +263,13 @@ max_pair_plus, seats, bet_seconds, decision_seconds, ante_bonus, pair_plus
     changed = dict(options or {})
     for key in changed:
         if key not in known:
-            raise ConfigError(f"unknown option {key!r}; valid options: {', '.join(known)}")
+            raise ConfigError(
+                words(
+                    "unknown option {option}; valid options: {options}",
+                    option=repr(key),
+                    options=", ".join(known),
+                )
+            )
     for key in ("ante_bonus", "pair_plus"):
         if key in changed:
             changed[key] = _payout_list(changed[key])

@@ -48,6 +48,7 @@ from games.three_card_poker.state import (
     new_table,
     now_of,
 )
+from games.words import words
 
 __all__ = ["GAME", "ThreeCardPoker", "new_table"]
 
@@ -59,9 +60,11 @@ def _timeout(
     state: TableState, action: Mapping[str, Any], now: float
 ) -> tuple[TableState, list[Event]]:
     if state.deadline is None:
-        raise IllegalAction("there is no deadline to time out now")
+        raise IllegalAction(words("there is no deadline to time out now"))
     if now < state.deadline:
-        raise IllegalAction(f"the deadline is {state.deadline}; it is only {now}")
+        raise IllegalAction(
+            words("the deadline is {deadline}; it is only {now}", deadline=state.deadline, now=now)
+        )
     events: list[Event] = []
     if state.phase == "betting":
         state = close_betting(state, events, at_deadline=True)
@@ -99,11 +102,17 @@ class ThreeCardPoker:
     ) -> tuple[TableState, tuple[Event, ...]]:
         """Apply one action; :class:`IllegalAction` says why it is refused, changing nothing."""
         if not isinstance(action, Mapping):
-            raise IllegalAction("an action is a JSON object with a 'kind'")
+            raise IllegalAction(words("an action is a JSON object with a 'kind'"))
         kind = action.get("kind")
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise IllegalAction(f"unknown action {kind!r}; actions: {', '.join(_HANDLERS)}")
+            raise IllegalAction(
+                words(
+                    "unknown action {kind}; actions: {actions}",
+                    kind=repr(kind),
+                    actions=", ".join(_HANDLERS),
+                )
+            )
         new_state, events = handler(state, action, now_of(action))
         return new_state, tuple(events)
 

@@ -22,7 +22,6 @@ from typing import Any
 
 from games.cards import DECK, CardError, card_from_index, parse_cards
 from games.engine import Event, IllegalAction
-from games.money import dollars
 from games.three_card_poker.betting import open_betting
 from games.three_card_poker.events import (
     CardsDealt,
@@ -37,6 +36,7 @@ from games.three_card_poker.events import (
 from games.three_card_poker.hands import describe, hand_category, hand_key, qualify_key
 from games.three_card_poker.settlement import net_result, settle
 from games.three_card_poker.state import SeatState, TableState, seat_of, with_seat
+from games.words import Money, sentence_of, words
 
 __all__ = ["deal", "decide", "finish_hand", "fold_undecided"]
 
@@ -52,19 +52,19 @@ def deal(
 ) -> tuple[TableState, list[Event]]:
     """Deal three cards to each seat that bet and to the dealer, from the action's deck."""
     if state.phase != "dealing":
-        raise IllegalAction("no deal is due: bets are not closed")
+        raise IllegalAction(words("no deal is due: bets are not closed"))
     deck_text = action.get("deck")
     if not isinstance(deck_text, list) or not all(isinstance(card, str) for card in deck_text):
-        raise IllegalAction("a deal needs 'deck': a list of all 52 cards as text")
+        raise IllegalAction(words("a deal needs 'deck': a list of all 52 cards as text"))
     deck = [_INDEX.get(text, -1) for text in deck_text]
     if -1 in deck or len(set(deck)) != len(deck):
         # The slow path only to name the fault (a card such as "10h" is also accepted here).
         try:
             deck = [card.index for card in parse_cards(deck_text)]
         except CardError as error:
-            raise IllegalAction(f"bad deck: {error}") from error
+            raise IllegalAction(words("bad deck: {error}", error=sentence_of(error))) from error
     if len(deck) != 52:
-        raise IllegalAction(f"a deck has all 52 cards, not {len(deck)}")
+        raise IllegalAction(words("a deck has all 52 cards, not {count}", count=len(deck)))
     bettors = [seat for seat in state.occupied() if seat.ante > 0]
     stride = len(bettors) + 1
     hand = state.hand + 1
@@ -102,18 +102,24 @@ def decide(
     assert seat is not None
     kind = action["kind"]
     if state.phase != "deciding" or seat.ante == 0:
-        raise IllegalAction(f"seat {number} has no hand to {kind} now")
+        if kind == "play":
+            raise IllegalAction(words("seat {seat} has no hand to play now", seat=number))
+        raise IllegalAction(words("seat {seat} has no hand to fold now", seat=number))
     if seat.decision is not None:
-        raise IllegalAction(f"seat {number} has already decided: {seat.decision}")
+        if seat.decision == "play":
+            raise IllegalAction(words("seat {seat} has already decided: play", seat=number))
+        raise IllegalAction(words("seat {seat} has already decided: fold", seat=number))
     if state.deadline is not None and now > state.deadline:
-        raise IllegalAction("the time to decide has run out: the hand is folded")
+        raise IllegalAction(words("the time to decide has run out: the hand is folded"))
     events: list[Event] = []
     if kind == "play":
         amount = action.get("amount", seat.ante)
         if amount != seat.ante or isinstance(amount, bool):
-            raise IllegalAction(f"the Play bet is exactly the Ante, {dollars(seat.ante)}")
+            raise IllegalAction(
+                words("the Play bet is exactly the Ante, {amount}", amount=Money(seat.ante))
+            )
         if seat.ante > seat.stack:
-            raise IllegalAction("your stack cannot cover the Play bet")
+            raise IllegalAction(words("your stack cannot cover the Play bet"))
         seat = replace(seat, stack=seat.stack - seat.ante, play=seat.ante, decision="play")
         events.append(Played(seat=number, amount=seat.ante))
     else:

@@ -20,7 +20,6 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine import Event, IllegalAction
-from games.money import dollars
 from games.three_card_poker.betting import refresh_betting
 from games.three_card_poker.events import (
     BetsReturned,
@@ -34,6 +33,7 @@ from games.three_card_poker.events import (
     ToppedUp,
 )
 from games.three_card_poker.state import SeatState, TableState, amount_of, seat_of, with_seat
+from games.words import Money, words
 
 __all__ = ["connection", "leave", "sit", "sit_in_or_out", "top_up"]
 
@@ -44,12 +44,15 @@ def sit(state: TableState, action: Mapping[str, Any], now: float) -> Result:
     """A player takes an empty seat with ``stack`` cents from their bankroll."""
     number = seat_of(state, action, occupied=False)
     if state.seats[number] is not None:
-        raise IllegalAction(f"seat {number} is taken")
+        raise IllegalAction(words("seat {seat} is taken", seat=number))
     amount = amount_of(action, "stack")
     least = 2 * state.config.min_ante
     if amount < least:
         raise IllegalAction(
-            f"you need at least {dollars(least)} to sit (the smallest Ante and its Play)"
+            words(
+                "you need at least {amount} to sit (the smallest Ante and its Play)",
+                amount=Money(least),
+            )
         )
     player = action.get("player")
     name = player if isinstance(player, str) and player else f"seat {number}"
@@ -66,7 +69,9 @@ def leave(state: TableState, action: Mapping[str, Any], now: float) -> Result:
     events: list[Event] = []
     if seat.ante > 0 and state.phase in ("dealing", "deciding"):
         if seat.leaving:
-            raise IllegalAction(f"seat {number} already leaves at the end of this hand")
+            raise IllegalAction(
+                words("seat {seat} already leaves at the end of this hand", seat=number)
+            )
         events.append(LeaveRequested(seat=number))
         return with_seat(state, replace(seat, leaving=True), number), events
     stack = seat.stack
@@ -85,10 +90,12 @@ def top_up(state: TableState, action: Mapping[str, Any], now: float) -> Result:
     seat = state.seats[number]
     assert seat is not None
     if seat.ante > 0:
-        raise IllegalAction(f"seat {number} has bet this round: top up between rounds")
+        raise IllegalAction(
+            words("seat {seat} has bet this round: top up between rounds", seat=number)
+        )
     amount = amount_of(action, "amount")
     if amount == 0:
-        raise IllegalAction("a top-up must be more than $0.00")
+        raise IllegalAction(words("a top-up must be more than $0.00"))
     events: list[Event] = [ToppedUp(seat=number, amount=amount)]
     state = with_seat(state, replace(seat, stack=seat.stack + amount), number)
     return refresh_betting(state, now, events), events
@@ -101,7 +108,9 @@ def sit_in_or_out(state: TableState, action: Mapping[str, Any], now: float) -> R
     assert seat is not None
     out = action["kind"] == "sit_out"
     if seat.sitting_out == out:
-        raise IllegalAction(f"seat {number} is already {'sitting out' if out else 'in play'}")
+        if out:
+            raise IllegalAction(words("seat {seat} is already sitting out", seat=number))
+        raise IllegalAction(words("seat {seat} is already in play", seat=number))
     events: list[Event] = [SatOut(seat=number) if out else SatIn(seat=number)]
     state = with_seat(state, replace(seat, sitting_out=out), number)
     return refresh_betting(state, now, events), events
@@ -114,6 +123,8 @@ def connection(state: TableState, action: Mapping[str, Any], now: float) -> Resu
     assert seat is not None
     connected = action["kind"] == "connect"
     if seat.connected == connected:
-        raise IllegalAction(f"seat {number} is already {action['kind']}ed")
+        if connected:
+            raise IllegalAction(words("seat {seat} is already connected", seat=number))
+        raise IllegalAction(words("seat {seat} is already disconnected", seat=number))
     event = Connected(seat=number) if connected else Disconnected(seat=number)
     return with_seat(state, replace(seat, connected=connected), number), [event]

@@ -28,6 +28,7 @@ from typing import Any
 from games.cards import card_from_index, parse_card
 from games.engine import IllegalAction
 from games.three_card_poker.config import TableConfig, config_from_json
+from games.words import words
 
 __all__ = [
     "PHASES",
@@ -115,7 +116,7 @@ def now_of(action: Mapping[str, Any]) -> float:
     """The action's time, checked."""
     now = action.get("now")
     if isinstance(now, bool) or not isinstance(now, (int, float)):
-        raise IllegalAction("an action needs a time 'now' in seconds")
+        raise IllegalAction(words("an action needs a time 'now' in seconds"))
     return float(now)
 
 
@@ -123,11 +124,13 @@ def seat_of(state: TableState, action: Mapping[str, Any], *, occupied: bool = Tr
     """The action's seat number, checked (and checked to be occupied unless told otherwise)."""
     number = action.get("seat")
     if isinstance(number, bool) or not isinstance(number, int):
-        raise IllegalAction("this action needs a seat number")
+        raise IllegalAction(words("this action needs a seat number"))
     if not 0 <= number < len(state.seats):
-        raise IllegalAction(f"no seat {number}: seats are 0 to {len(state.seats) - 1}")
+        raise IllegalAction(
+            words("no seat {seat}: seats are 0 to {last}", seat=number, last=len(state.seats) - 1)
+        )
     if occupied and state.seats[number] is None:
-        raise IllegalAction(f"seat {number} is empty")
+        raise IllegalAction(words("seat {seat} is empty", seat=number))
     return number
 
 
@@ -135,7 +138,13 @@ def amount_of(action: Mapping[str, Any], name: str, *, default: int | None = Non
     """A whole number of cents from the action, checked."""
     value = action.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise IllegalAction(f"{name} must be a whole number of cents, 0 or more; got {value!r}")
+        raise IllegalAction(
+            words(
+                "{field} must be a whole number of cents, 0 or more; got {value}",
+                field=name,
+                value=repr(value),
+            )
+        )
     return value
 
 

@@ -19,8 +19,33 @@
   const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
   const SVG = "http://www.w3.org/2000/svg";
   const SUITS = { c: ["♣", "clubs"], d: ["♦", "diamonds"], h: ["♥", "hearts"], s: ["♠", "spades"] };
+  // The words drawn, in the page's language (templates/cardroom/replay.html, #replay-words);
+  // English when the page gives none. "{name}" is filled in by say().
+  const WORDS = {
+    rake: "Rake {amount}", nobody: "Nobody sat at the table.", moves: "Money moved",
+    step: "Step {number} of {total}", play: "Play", pause: "Pause", seat: "seat {number}",
+    button: "button", card: "{rank} of {suit}", down: "a card face down",
+    clubs: "clubs", diamonds: "diamonds", hearts: "hearts", spades: "spades",
+    front: "front", middle: "middle", back: "back",
+    choice_in: "IN", choice_out: "OUT", choice_high: "HIGH", choice_low: "LOW",
+  };
+  try {
+    const given = JSON.parse((document.getElementById("replay-words") || {}).textContent || "{}");
+    Object.keys(WORDS).forEach(function (key) {
+      if (typeof given[key] === "string") WORDS[key] = given[key];
+    });
+  } catch (error) { /* no words given: English */ }
   let index = Math.min(Math.max(Number(root.dataset.step) || 0, 0), last);
   let timer = null;
+
+  function say(key, values) {
+    let text = WORDS[key];
+    if (text === undefined) return key;
+    Object.entries(values || {}).forEach(function ([name, value]) {
+      text = text.split("{" + name + "}").join(String(value));
+    });
+    return text;
+  }
 
   function element(tag, className, text) {
     const node = document.createElement(tag);
@@ -43,7 +68,7 @@
     const red = text[1] === "d" || text[1] === "h";
     const face = svg("svg", {
       class: "card" + (red ? " red" : ""), viewBox: "0 0 60 84", role: "img",
-      "aria-label": rank + " of " + suit, "data-card": text,
+      "aria-label": say("card", { rank: rank, suit: say(suit) }), "data-card": text,
     });
     face.append(
       svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-paper" }),
@@ -57,7 +82,7 @@
 
   function back() {
     const face = svg("svg", {
-      class: "card back", viewBox: "0 0 60 84", role: "img", "aria-label": "a card face down",
+      class: "card back", viewBox: "0 0 60 84", role: "img", "aria-label": say("down"),
     });
     face.append(
       svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-back" }),
@@ -77,10 +102,10 @@
     item.dataset.seat = seat.seat;
     const head = element("div", "seat-head");
     head.append(element("strong", "name", seat.player), " ",
-      element("span", "replay-seat-number", "seat " + seat.seat));
+      element("span", "replay-seat-number", say("seat", { number: seat.seat })));
     if (seat.button) {
       const button = element("span", "dealer-button", "D");
-      button.title = "button";
+      button.title = say("button");
       head.append(button);
     }
     const stack = element("div", "stack", seat.stack_text);
@@ -90,7 +115,7 @@
       const rows = element("div", "replay-rows");
       ["front", "middle", "back"].forEach(function (name) {
         const row = element("div", "replay-row");
-        row.append(element("span", "replay-row-name", name));
+        row.append(element("span", "replay-row-name", say(name)));
         rows.append(cards(row, seat.rows[name] || [], 0));
       });
       item.append(rows);
@@ -99,7 +124,10 @@
     }
     const note = element("div", "seat-note");
     if (seat.note) note.append(element("span", "hand-name", seat.note));
-    if (seat.choice) note.append(element("span", "choice choice-" + seat.choice, seat.choice.toUpperCase()));
+    if (seat.choice) {
+      const word = WORDS["choice_" + seat.choice] || seat.choice.toUpperCase();
+      note.append(element("span", "choice choice-" + seat.choice, word));
+    }
     seat.bets.forEach(function (bet) { note.append(element("span", "replay-bet", bet.name + " " + bet.text)); });
     seat.results.forEach(function (result) { note.append(element("span", "replay-result", result)); });
     if (seat.marks) note.append(element("span", "marks", seat.marks));
@@ -117,7 +145,7 @@
       node.append(element("span", "label", pot.name), " ", element("strong", "", pot.text));
       pots.append(node);
     });
-    if (step.rake) pots.append(element("span", "replay-rake", "Rake " + step.rake_text));
+    if (step.rake) pots.append(element("span", "replay-rake", say("rake", { amount: step.rake_text })));
     const parts = [pots];
     if (step.board.length) {
       const board = element("div", "replay-board");
@@ -132,9 +160,9 @@
     }
     const seats = element("ol", "seats");
     step.seats.forEach(function (seat) { seats.append(seatItem(seat)); });
-    if (!step.seats.length) seats.append(element("li", "seat empty", "Nobody sat at the table."));
+    if (!step.seats.length) seats.append(element("li", "seat empty", say("nobody")));
     const moves = element("ul", "replay-moves");
-    moves.setAttribute("aria-label", "Money moved");
+    moves.setAttribute("aria-label", say("moves"));
     step.moves.concat(step.payments).forEach(function (move) {
       moves.append(element("li", "", move.from + " → " + move.to + ": " + move.text));
     });
@@ -147,7 +175,7 @@
     const step = steps[index];
     draw(step);
     caption.textContent = step.caption;
-    counter.textContent = "Step " + (index + 1) + " of " + steps.length;
+    counter.textContent = say("step", { number: index + 1, total: steps.length });
     section.textContent = step.section_name;
     root.dataset.step = String(index);
     previous.href = "?step=" + Math.max(index - 1, 0);
@@ -166,13 +194,13 @@
   function stop() {
     if (timer !== null) window.clearInterval(timer);
     timer = null;
-    play.textContent = "Play";
+    play.textContent = say("play");
     play.setAttribute("aria-pressed", "false");
   }
 
   function start() {
     if (index === last) go(0);
-    play.textContent = "Pause";
+    play.textContent = say("pause");
     play.setAttribute("aria-pressed", "true");
     // Less movement asked for: the same steps, more slowly, and no transitions (the CSS).
     timer = window.setInterval(function () { go(index + 1); }, reduced.matches ? 2600 : 1400);

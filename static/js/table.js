@@ -3,6 +3,16 @@
 (function () {
   "use strict";
 
+  // The words this script writes, in the page's language (templates/cardroom/table.html,
+  // #table-words); English when the page gives none.
+  var WORDS = { connected: "connected", reconnecting: "reconnecting…" };
+  try {
+    var given = JSON.parse((document.getElementById("table-words") || {}).textContent || "{}");
+    Object.keys(WORDS).forEach(function (key) {
+      if (typeof given[key] === "string") WORDS[key] = given[key];
+    });
+  } catch (e) { /* no words given: English */ }
+
   // The ring's full length is the time there was when this deadline was first seen: kept per
   // deadline in the tab's session storage, so a reload shows the same ring, not a full one.
   function totalFor(ring, deadline) {
@@ -132,8 +142,8 @@
       node.classList.toggle("ok", ok);
     }
   }
-  document.addEventListener("htmx:wsOpen", function () { light("connected", true); });
-  document.addEventListener("htmx:wsClose", function () { light("reconnecting…", false); });
+  document.addEventListener("htmx:wsOpen", function () { light(WORDS.connected, true); });
+  document.addEventListener("htmx:wsClose", function () { light(WORDS.reconnecting, false); });
   document.addEventListener("htmx:wsAfterMessage", function () {
     tick(); announce(); autoAnte(); chime();
   });

@@ -45,7 +45,7 @@ def test_the_index_lists_every_page(client) -> None:
     html = client.get("/how-to-play/").content.decode()
     for page in PAGES:
         assert f'href="/how-to-play/{page.slug}/"' in html
-        assert page.title in html
+        assert str(page.title) in html
 
 
 @pytest.mark.django_db

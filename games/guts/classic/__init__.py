@@ -48,6 +48,7 @@ from games.guts.classic.state import ClassicState
 from games.guts.fourtwo import deal_extra, settle_four_two
 from games.guts.rounds import put, with_stack
 from games.guts.table import Seat
+from games.words import words
 
 __all__ = ["CLASSIC_ACTIONS", "apply", "choices_of", "in_hand"]
 
@@ -89,7 +90,7 @@ def _leave(
         events.append(ev.PlayerLeft(index, player.stack))
         return replace(state, seats=put(state.seats, index, None))
     if player.leaving:
-        raise IllegalAction("you are already leaving when this hand ends")
+        raise IllegalAction(words("you are already leaving when this hand ends"))
     state = replace(state, seats=put(state.seats, index, with_stack(player, 0, leaving=True)))
     if state.phase == "declare" and not state.choices[index]:
         return _choose(state, index, "out", now, events)
@@ -103,7 +104,7 @@ def _top_up(
     player = _player(state, index)
     amount = action_amount(action, "amount")
     if in_hand(state, index):
-        raise IllegalAction("chips can't be added while you are in a hand")
+        raise IllegalAction(words("chips can't be added while you are in a hand"))
     check_top_up(state.config, player.stack, amount)
     events.append(ev.ToppedUp(index, amount))
     return _wake(replace(state, seats=put(state.seats, index, with_stack(player, amount))), now)
@@ -119,7 +120,7 @@ def _flag(name: str, value: bool) -> Handler:
             if name == "connected":
                 return state  # a repeated notice from the runtime changes nothing
             raise IllegalAction(
-                "you are already sitting out" if value else "you are not sitting out"
+                words("you are already sitting out") if value else words("you are not sitting out")
             )
         if name == "connected":
             events.append(ev.ConnectionChanged(index, value))
@@ -147,15 +148,17 @@ def _pass(
 ) -> ClassicState:
     index = action_seat(state, action)
     if state.phase != "pass" or index not in state.dealt:
-        raise IllegalAction("there is no card to pass now")
+        raise IllegalAction(words("there is no card to pass now"))
     if state.passes[index] >= 0:
-        raise IllegalAction("you have already passed a card")
+        raise IllegalAction(words("you have already passed a card"))
     text = action.get("card")
     hand = state.cards[index]
     chosen = [card for card in hand if isinstance(text, str) and _text(card) == text.strip()]
     if not chosen:
         shown = ", ".join(_text(card) for card in hand)
-        raise IllegalAction(f"pass one of your cards ({shown}), not {text!r}")
+        raise IllegalAction(
+            words("pass one of your cards ({cards}), not {value}", cards=shown, value=repr(text))
+        )
     events.append(ev.CardPassed(index))
     state = replace(state, passes=put(state.passes, index, chosen[0]))
     if all(state.passes[seat] >= 0 for seat in state.dealt):
@@ -190,15 +193,21 @@ def _declare(
 ) -> ClassicState:
     index = action_seat(state, action)
     if state.phase != "declare" or index not in state.dealt:
-        raise IllegalAction("you have no hand to declare now")
+        raise IllegalAction(words("you have no hand to declare now"))
     if state.choices[index]:
-        raise IllegalAction("you have already chosen, and a choice is final")
+        raise IllegalAction(words("you have already chosen, and a choice is final"))
     if state.turn is not None and state.turn != index:
-        raise IllegalAction(f"it is seat {state.turn}'s turn to declare")
+        raise IllegalAction(words("it is seat {seat}'s turn to declare", seat=state.turn))
     choice = action.get("choice")
     valid = choices_of(state)
     if choice not in valid:
-        raise IllegalAction(f"choose {' or '.join(repr(name) for name in valid)}, not {choice!r}")
+        raise IllegalAction(
+            words(
+                "choose {choices}, not {choice}",
+                choices=" or ".join(repr(name) for name in valid),
+                choice=repr(choice),
+            )
+        )
     return _choose(state, index, str(choice), now, events)
 
 
@@ -338,9 +347,15 @@ def _timeout(
     state: ClassicState, action: Mapping[str, Any], now: float, events: Events
 ) -> ClassicState:
     if state.deadline is None:
-        raise IllegalAction("nothing is waiting on the clock")
+        raise IllegalAction(words("nothing is waiting on the clock"))
     if now < state.deadline:
-        raise IllegalAction(f"the deadline {state.deadline} has not passed (now {now})")
+        raise IllegalAction(
+            words(
+                "the deadline {deadline} has not passed (now {now})",
+                deadline=state.deadline,
+                now=now,
+            )
+        )
     if state.phase == "pass":
         passes = list(state.passes)
         for seat in state.dealt:
@@ -377,11 +392,17 @@ CLASSIC_ACTIONS: dict[str, Handler] = {
 def apply(state: ClassicState, action: Mapping[str, Any]) -> tuple[ClassicState, tuple[Any, ...]]:
     """Apply one action: the new state and the events, or :class:`IllegalAction`."""
     if not isinstance(action, Mapping):
-        raise IllegalAction("an action is a JSON object with a 'kind'")
+        raise IllegalAction(words("an action is a JSON object with a 'kind'"))
     handler = CLASSIC_ACTIONS.get(action.get("kind"))  # type: ignore[arg-type]
     if handler is None:
         kinds = ", ".join(CLASSIC_ACTIONS)
-        raise IllegalAction(f"unknown action {action.get('kind')!r}; actions: {kinds}")
+        raise IllegalAction(
+            words(
+                "unknown action {kind}; actions: {actions}",
+                kind=repr(action.get("kind")),
+                actions=kinds,
+            )
+        )
     events: Events = []
     state = handler(state, action, action_now(action), events)
     return state, tuple(events)

@@ -33,7 +33,7 @@ from typing import Any
 
 from games.engine import ConfigError
 from games.guts.classic.presets import CLASSIC_PRESETS, FLOWS, STAGES, Stage
-from games.money import dollars
+from games.words import Money, words
 
 __all__ = ["CLASSIC_PRESETS", "FLOWS", "STAGES", "ClassicConfig", "Stage", "classic_config"]
 
@@ -242,14 +242,33 @@ def _check_values(values: dict[str, Any]) -> None:
         value = values.get(name, valid[0])
         if value not in valid or isinstance(value, bool) != isinstance(valid[0], bool):
             shown = ", ".join(str(choice) for choice in valid)
-            raise ConfigError(f"{name} must be one of {shown}, not {value!r}")
+            raise ConfigError(
+                words(
+                    "{option} must be one of {choices}, not {value}",
+                    option=name,
+                    choices=shown,
+                    value=repr(value),
+                )
+            )
     for name in _FLAGS:
         if name in values and not isinstance(values[name], bool):
-            raise ConfigError(f"{name} must be true or false, not {values[name]!r}")
+            raise ConfigError(
+                words(
+                    "{option} must be true or false, not {value}",
+                    option=name,
+                    value=repr(values[name]),
+                )
+            )
     for name in _SECONDS:
         value = values.get(name, 0)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 3600:
-            raise ConfigError(f"{name} must be a number of seconds from 0 to 3600, not {value!r}")
+            raise ConfigError(
+                words(
+                    "{option} must be a number of seconds from 0 to 3600, not {value}",
+                    option=name,
+                    value=repr(value),
+                )
+            )
         if name in values:
             values[name] = float(value)
     for name in (
@@ -266,7 +285,14 @@ def _check_values(values: dict[str, Any]) -> None:
         if value is not None and (
             isinstance(value, bool) or not isinstance(value, int) or value < least
         ):
-            raise ConfigError(f"{name} must be a whole number of at least {least}, not {value!r}")
+            raise ConfigError(
+                words(
+                    "{option} must be a whole number of at least {least}, not {value}",
+                    option=name,
+                    least=least,
+                    value=repr(value),
+                )
+            )
 
 
 def _check_flow(config: ClassicConfig) -> None:
@@ -275,51 +301,84 @@ def _check_flow(config: ClassicConfig) -> None:
     if config.flow == "one_deal":
         for name in _FLOW_ONLY:
             if getattr(config, name) != _DEFAULTS[name]:
-                raise ConfigError(f"{name} is an option of the games with several deals")
+                raise ConfigError(
+                    words("{option} is an option of the games with several deals", option=name)
+                )
         return
     first, most, fixed = FLOWS[config.flow]
     for name, value in {"cards": first, **fixed}.items():
         if getattr(config, name) != value:
-            raise ConfigError(f"{preset} plays with {name}={value}, not {getattr(config, name)!r}")
+            raise ConfigError(
+                words(
+                    "{preset} plays with {option}={wanted}, not {value}",
+                    preset=preset,
+                    option=name,
+                    wanted=value,
+                    value=repr(getattr(config, name)),
+                )
+            )
     keeps = _FOUR_TWO_KEEPS if config.flow == "four_two" else ()
     for name in _ONE_DEAL_ONLY:
         if name not in keeps and getattr(config, name) != _DEFAULTS[name]:
-            raise ConfigError(f"{name} is not an option of {preset}")
+            raise ConfigError(
+                words("{option} is not an option of {preset}", option=name, preset=preset)
+            )
     if config.flow == "four_two":
         if config.all_out not in ("carry", "chicken_fee"):
-            raise ConfigError(f"{preset} takes all_out carry or chicken_fee, not {config.all_out}")
+            raise ConfigError(
+                words(
+                    "{preset} takes all_out carry or chicken_fee, not {all_out}",
+                    preset=preset,
+                    all_out=config.all_out,
+                )
+            )
         most = 10 if config.community_after_declare else most
     elif config.max_loss is not None or config.pot_limit is not None:
-        raise ConfigError(f"{preset} has no pot_limit or max_loss (they must be none)")
+        raise ConfigError(
+            words("{preset} has no pot_limit or max_loss (they must be none)", preset=preset)
+        )
     elif config.flow == "toh" and config.to_win not in (0, 3, 4, 5):
         raise ConfigError(
-            f"to_win (points) must be 0 (by the players), 3, 4 or 5, not {config.to_win}"
+            words(
+                "to_win (points) must be 0 (by the players), 3, 4 or 5, not {to_win}",
+                to_win=config.to_win,
+            )
         )
     elif config.flow != "toh" and not 1 <= config.to_win <= 10:
-        raise ConfigError(f"to_win must be from 1 to 10, not {config.to_win}")
+        raise ConfigError(words("to_win must be from 1 to 10, not {to_win}", to_win=config.to_win))
     if config.flow != "four_two":
         for name in ("dropped_pay_ante", "nobody_plays_penalty", "lone_vs_deck"):
             if getattr(config, name):
-                raise ConfigError(f"{name} is an option of four_two_two and four_two_three")
+                raise ConfigError(
+                    words("{option} is an option of four_two_two and four_two_three", option=name)
+                )
     if config.seats > most:
-        raise ConfigError(f"seats must be from 2 to {most} for {preset} (the deck's 52 cards)")
+        raise ConfigError(
+            words(
+                "seats must be from 2 to {most} for {preset} (the deck's 52 cards)",
+                most=most,
+                preset=preset,
+            )
+        )
 
 
 def _check_combinations(config: ClassicConfig) -> None:
     two_card_hand = config.hand_kind == "two_card"
     if config.pass_left and config.cards != 3:
-        raise ConfigError("pass_left needs three cards (cards=3)")
+        raise ConfigError(words("pass_left needs three cards (cards=3)"))
     if config.dealer_challenge and config.declare != "sequential":
-        raise ConfigError("dealer_challenge needs declare=sequential")
+        raise ConfigError(words("dealer_challenge needs declare=sequential"))
     for name in _TWO_CARD_RANKING if not two_card_hand else _THREE_CARD_RANKING:
         default = name == "three_card_straights_flushes"
         if getattr(config, name) != default:
             size = "two" if name in _TWO_CARD_RANKING else "three"
-            raise ConfigError(f"{name} applies to {size}-card hands only")
+            raise ConfigError(
+                words("{option} applies to {size}-card hands only", option=name, size=size)
+            )
     if config.low_wild and (config.cards != 3 or config.community_card or config.partial_reveal):
-        raise ConfigError("low_wild needs cards=3 without community_card or partial_reveal")
+        raise ConfigError(words("low_wild needs cards=3 without community_card or partial_reveal"))
     if config.second_declare and not config.two_plus_one:
-        raise ConfigError("second_declare is an option of two_plus_one")
+        raise ConfigError(words("second_declare is an option of two_plus_one"))
     if config.two_plus_one and (
         config.cards != 3 - 1
         or config.ghost != "none"
@@ -331,21 +390,27 @@ def _check_combinations(config: ClassicConfig) -> None:
         or config.no_peek
     ):
         raise ConfigError(
-            "two_plus_one deals two cards then one: it takes no ghost, single_in_needs,"
-            " wimp or henry rule, hi_lo, community_card, partial_reveal or no_peek"
+            words(
+                "two_plus_one deals two cards then one: it takes no ghost, single_in_needs,"
+                " wimp or henry rule, hi_lo, community_card, partial_reveal or no_peek"
+            )
         )
     if config.pass_left and config.no_peek:
-        raise ConfigError("pass_left needs players to see their cards (not no_peek)")
+        raise ConfigError(words("pass_left needs players to see their cards (not no_peek)"))
     if config.hi_lo and config.low_wild:
-        raise ConfigError("hi_lo and low_wild don't combine (low_wild puts players In)")
+        raise ConfigError(words("hi_lo and low_wild don't combine (low_wild puts players In)"))
     if config.hi_lo and config.payers != "all_losers":
-        raise ConfigError("hi_lo settles with payers=all_losers")
+        raise ConfigError(words("hi_lo settles with payers=all_losers"))
     if config.max_buy_in is not None and config.max_buy_in < config.min_buy_in:
-        raise ConfigError(f"max_buy_in must be at least min_buy_in ({dollars(config.min_buy_in)})")
+        raise ConfigError(
+            words(
+                "max_buy_in must be at least min_buy_in ({amount})", amount=Money(config.min_buy_in)
+            )
+        )
     if not 2 <= config.seats <= 10:
-        raise ConfigError(f"seats must be from 2 to 10, not {config.seats}")
+        raise ConfigError(words("seats must be from 2 to 10, not {seats}", seats=config.seats))
     if config.rake_basis_points > 10_000:
-        raise ConfigError("rake_basis_points must be from 0 to 10000 (0 % to 100 %)")
+        raise ConfigError(words("rake_basis_points must be from 0 to 10000 (0 % to 100 %)"))
 
 
 def classic_config(preset: str, options: Mapping[str, Any] | None = None) -> ClassicConfig:
@@ -356,18 +421,34 @@ def classic_config(preset: str, options: Mapping[str, Any] | None = None) -> Cla
     """
     if preset not in CLASSIC_PRESETS:
         valid = ", ".join(CLASSIC_PRESETS)
-        raise ConfigError(f"unknown preset {preset!r}; valid presets: {valid}")
+        raise ConfigError(
+            words(
+                "unknown preset {preset}; valid presets: {presets}",
+                preset=repr(preset),
+                presets=valid,
+            )
+        )
     given = dict(options or {})
     given.pop("preset", None)
     for name in given:
         if name not in _OPTION_NAMES:
-            raise ConfigError(f"unknown option {name!r}; valid options: {', '.join(_OPTION_NAMES)}")
+            raise ConfigError(
+                words(
+                    "unknown option {option}; valid options: {options}",
+                    option=repr(name),
+                    options=", ".join(_OPTION_NAMES),
+                )
+            )
     if "flow" in given and given["flow"] != CLASSIC_PRESETS[preset].get("flow", "one_deal"):
         presets = ", ".join(name for name, values in CLASSIC_PRESETS.items() if "flow" in values)
-        raise ConfigError(f"flow is fixed by the preset; the presets with stages: {presets}")
+        raise ConfigError(
+            words(
+                "flow is fixed by the preset; the presets with stages: {presets}", presets=presets
+            )
+        )
     values: dict[str, Any] = {**CLASSIC_PRESETS[preset], **given}
     if "ante" not in values:
-        raise ConfigError("ante is required: the stake, such as $1.00")
+        raise ConfigError(words("ante is required: the stake, such as $1.00"))
     _check_values(values)
     ante = values["ante"]
     flow = values.get("flow", "one_deal")
@@ -377,13 +458,15 @@ def classic_config(preset: str, options: Mapping[str, Any] | None = None) -> Cla
         values.setdefault("max_loss", 100 * ante)
     values.setdefault("min_buy_in", 100 * ante)
     if values["pot_limit"] is not None and values["pot_limit"] < ante:
-        raise ConfigError(f"pot_limit must be at least the ante ({ante}) or none")
+        raise ConfigError(words("pot_limit must be at least the ante ({ante}) or none", ante=ante))
     to_win = values.get("to_win", 0)
     if isinstance(to_win, bool) or not isinstance(to_win, int):
-        raise ConfigError(f"to_win must be a whole number, not {to_win!r}")
+        raise ConfigError(words("to_win must be a whole number, not {to_win}", to_win=repr(to_win)))
     seats = values.get("seats", 7)
     if isinstance(seats, bool) or not isinstance(seats, int):
-        raise ConfigError(f"seats must be a whole number from 2 to 10, not {seats!r}")
+        raise ConfigError(
+            words("seats must be a whole number from 2 to 10, not {seats}", seats=repr(seats))
+        )
     config = ClassicConfig(preset=preset, **values)
     _check_flow(config)
     _check_combinations(config)

@@ -27,6 +27,7 @@ from games.guts import events as ev
 from games.guts.books import Books
 from games.guts.classic.state import ClassicState
 from games.guts.rounds import read_deck, with_stack
+from games.words import words
 
 __all__ = ["deal_cards", "eligible", "next_deal"]
 
@@ -136,7 +137,9 @@ def deal_cards(
 ) -> ClassicState:
     """Deal the hand from ``action["deck"]`` and open the pass or the declare."""
     if state.phase != "deal":
-        raise IllegalAction(f"no deal is due now (the table is in its {state.phase} phase)")
+        raise IllegalAction(
+            words("no deal is due now (the table is in its {phase} phase)", phase=state.phase)
+        )
     config = state.config
     deck = read_deck(action.get("deck"))
     order = state.dealt

@@ -1,0 +1,81 @@
+"""Sentences the rules say to players, kept translatable without Django.
+
+The rules refuse actions in words ("the least you may sit down with is $1.00"). The games
+package knows no language but English, so a sentence carries its template and its values: its
+text is the English, and the site (cardroom/language.py) says it again in the player's language
+from the same template, which ``makemessages`` extracts by the keyword ``words``.
+
+Values are formatted when the sentence is said: ``Money`` as dollars, a nested ``Sentence`` in
+the same language, anything else as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.money import dollars
+
+__all__ = ["Money", "Sentence", "say", "sentence_of", "words"]
+
+
+class Money(int):
+    """Cents that a sentence shows as dollars ("$1.00" in English)."""
+
+    __slots__ = ()
+
+
+class Sentence(str):
+    """English text that remembers the template and values it was made from."""
+
+    template: str
+    values: dict[str, Any]
+
+    def __new__(cls, template: str, values: dict[str, Any]) -> Sentence:
+        text = template.format(**{name: _english(value) for name, value in values.items()})
+        sentence = super().__new__(cls, text)
+        sentence.template = template
+        sentence.values = values
+        return sentence
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Sentence, (self.template, self.values))
+
+
+def _english(value: Any) -> str:
+    if isinstance(value, Money):
+        return dollars(int(value))
+    return str(value)
+
+
+def words(template: str, /, **values: Any) -> Sentence:
+    """A sentence from a ``str.format`` template with named fields (``{seat}``), never an
+    f-string: the template itself is what translators see."""
+    return Sentence(template, values)
+
+
+def sentence_of(error: BaseException) -> str:
+    """An exception's message, as the Sentence it was raised with when it was one
+    (``str(error)`` keeps only the English)."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Sentence) else str(error)
+
+
+def say(text: str, translate: Callable[[str], str], money: Callable[[int], str] = dollars) -> str:
+    """``text`` in another language: ``translate`` gives a template's translation, ``money``
+    formats cents. Plain text (not a Sentence) is translated as it is."""
+    if not isinstance(text, Sentence):
+        return translate(str(text))
+    values = {}
+    for name, value in text.values.items():
+        if isinstance(value, Money):
+            values[name] = money(int(value))
+        elif isinstance(value, Sentence):
+            values[name] = say(value, translate, money)
+        else:
+            values[name] = str(value)
+    try:
+        return translate(text.template).format(**values)
+    except (KeyError, IndexError, ValueError):
+        # A translation that names a field the template lacks: the English is still right.
+        return str(text)

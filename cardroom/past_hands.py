@@ -32,6 +32,7 @@ from cardroom.tables.export import (
     game_title,
     hand_records,
     jsonl_lines,
+    language_for,
     player_hands,
     stakes_words,
     text_hands,
@@ -170,7 +171,9 @@ def my_hands_download(request: HttpRequest) -> HttpResponseBase:
                 said(sentence_of(error)), content_type="text/plain; charset=utf-8"
             )
     content_type, suffix, lines = FORMATS[kind]
-    records = hand_records(player_hands(user.pk, period), viewer=user.pk)
+    records = hand_records(
+        player_hands(user.pk, period), viewer=user.pk, language=language_for(kind)
+    )
     return streamed(request, lines(records), content_type, f"my-hands.{suffix}")
 
 

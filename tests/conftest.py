@@ -25,6 +25,17 @@ def fresh_channel_layer():
     channel_layers.backends.pop("default", None)
 
 
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """Each test starts in the site's default language. A request in another language leaves
+    it active in the test's thread (LocaleMiddleware activates it; a server's next request
+    activates its own, but a test calls code directly), so it is reset after every test."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def make_player(db):
     """A factory of players with the usual grant: ``make_player("dave")``."""

@@ -20,7 +20,7 @@ from cardroom.audit.views import _context, auditor_only
 from cardroom.language import said
 from cardroom.models import Table
 from cardroom.past_hands import FORMATS, streamed
-from cardroom.tables.export import Period, hand_records, hands_between
+from cardroom.tables.export import Period, hand_records, hands_between, language_for
 from games.words import sentence_of
 
 __all__ = ["hands_export"]
@@ -47,7 +47,9 @@ def hands_export(request: HttpRequest) -> HttpResponseBase:
         error = _("The format is jsonl or text.")
     if "download" in request.GET and not error:
         content_type, suffix, lines = FORMATS[kind]
-        records = hand_records(hands_between(period, table_id=table_id), audit=True)
+        records = hand_records(
+            hands_between(period, table_id=table_id), audit=True, language=language_for(kind)
+        )
         last = period.end - timedelta(microseconds=1)
         name = f"hands-{period.start:%Y-%m-%d}-{last:%Y-%m-%d}"
         name += f"-table-{table_id}" if table_id else ""

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
@@ -162,10 +163,10 @@ class ActionButton:
 DOLLARS = re.compile(
     r"\$?(?P<whole>\d{1,3}(?:,\d{3}){1,3}|\d{1,12})(?:\.(?P<cents>\d{1,2}))?", re.ASCII
 )
-#: The Spanish and Norwegian way: a decimal comma, thousands by spaces ("1 250,50"). A comma
-#: with one or two digits after it can only be a decimal comma (a thousands comma has three), so
-#: both ways are read whatever the page's language; a dot between thousands ("1.250") is
-#: refused rather than guessed, since in English it would be $1.25.
+#: The Spanish and Norwegian way, read only on their pages: a decimal comma, thousands by
+#: spaces ("1 250,50"). There a comma that is not a decimal comma ("1,250") is refused rather
+#: than guessed, as is a dot between thousands ("1.250"): one digit more or less must never
+#: mean a thousand times the money.
 DECIMAL_COMMA = re.compile(r"(?P<whole>\d{1,3}(?:[ \xa0]\d{3}){1,3}|\d{1,12}),(?P<cents>\d{1,2})")
 
 EXTRA_DECIMALS = re.compile(r"\$?[\d,]{1,16}\.\d{3,7}", re.ASCII)
@@ -174,15 +175,24 @@ EXTRA_DECIMALS = re.compile(r"\$?[\d,]{1,16}\.\d{3,7}", re.ASCII)
 def cents_from_dollars(text: object) -> int:
     """A dollar amount typed by a person ("200", "200.50") as whole cents; ValueError if not.
 
+    In English a comma groups thousands; in Spanish and Norwegian it is the decimal comma (a
+    dot is read as a decimal point too, as those players often type it).
+
     >>> cents_from_dollars("200.5"), cents_from_dollars("3"), cents_from_dollars("$1,250.05")
     (20050, 300, 125005)
-    >>> cents_from_dollars("25,50"), cents_from_dollars("1 250,05 $"), cents_from_dollars("1,250")
-    (2550, 125005, 125000)
-    >>> cents_from_dollars("1.250")
+    >>> from django.utils import translation
+    >>> with translation.override("es"):
+    ...     cents_from_dollars("25,50"), cents_from_dollars("1 250,05 $"), cents_from_dollars("2.5")
+    (2550, 125005, 250)
+    >>> with translation.override("nb"):
+    ...     cents_from_dollars("1,250")
     Traceback (most recent call last):
     ...
-    ValueError: an amount has at most two decimals: '1.250'
-
+    ValueError: an amount has at most two decimals: '1,250'
+    >>> cents_from_dollars("25,50")
+    Traceback (most recent call last):
+    ...
+    ValueError: not an amount in dollars: '25,50'
     >>> cents_from_dollars("1e999997")
     Traceback (most recent call last):
     ...
@@ -191,14 +201,17 @@ def cents_from_dollars(text: object) -> int:
     if isinstance(text, bool) or not isinstance(text, (str, int)):
         raise ValueError(words("an amount is a number of dollars, such as 25 or 25.50"))
     typed = str(text).strip() if isinstance(text, str) else str(text)
-    found = DOLLARS.fullmatch(typed) if len(typed) <= 24 else None
-    if found is None and len(typed) <= 24:
+    comma_decimal = not (translation.get_language() or "en").startswith("en")
+    found = None
+    if len(typed) <= 24 and comma_decimal and "," in typed:
         # "25,50 $", "$25,50", "1 250,50": the dollar sign on either side.
-        bare = typed.removeprefix("$").removesuffix("$").strip(" \xa0")
-        found = DECIMAL_COMMA.fullmatch(bare)
+        found = DECIMAL_COMMA.fullmatch(typed.removeprefix("$").removesuffix("$").strip(" \xa0"))
+    elif len(typed) <= 24:
+        found = DOLLARS.fullmatch(typed)
     if found is None:
         typed_shown = typed if len(typed) <= 24 else typed[:20] + "..."
-        if EXTRA_DECIMALS.fullmatch(typed_shown):
+        three = re.fullmatch(r"\$?\d{1,12},\d{3,7}", typed_shown) if comma_decimal else None
+        if EXTRA_DECIMALS.fullmatch(typed_shown) or three:
             raise ValueError(
                 # Translators: {amount} is what the player typed, in quotes.
                 words("an amount has at most two decimals: {amount}", amount=repr(typed_shown))

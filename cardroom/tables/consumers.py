@@ -335,7 +335,9 @@ class TablePageConsumer(_TableConsumer):
         for name in DOLLAR_FIELDS:
             if name in form:
                 try:
-                    form[name] = cents_from_dollars(form[name])
+                    # Read as the page's language writes amounts (a decimal comma in es/nb).
+                    with translation.override(self.language):
+                        form[name] = cents_from_dollars(form[name])
                 except ValueError as error:
                     raise MessageError("bad_amount", sentence_of(error)) from error
         return check_message({"type": "action", "id": ident, "action": form, "durable": durable})

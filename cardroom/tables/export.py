@@ -46,6 +46,7 @@ __all__ = [
     "hand_text",
     "hands_between",
     "jsonl_lines",
+    "language_for",
     "player_hands",
     "text_hands",
 ]
@@ -161,12 +162,20 @@ def hand_records(
     viewer: int | None = None,
     audit: bool = False,
     chunk_size: int = CHUNK_SIZE,
+    language: str | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Each hand as a JSON-ready record (docs/hand-history.md): as the user ``viewer`` may read
     it, or, with ``audit``, everything. Reads ``chunk_size`` hands at a time. Its words are in
-    the language active when this is called (the request's)."""
+    ``language``, by default the one active when this is called (the request's); the JSON Lines
+    download asks for English, since programs read it (``language_for``)."""
     records = _records(hands, viewer=viewer, audit=audit, chunk_size=chunk_size)
-    return _in_language(translation.get_language(), records)
+    return _in_language(language or translation.get_language(), records)
+
+
+def language_for(kind: str) -> str | None:
+    """The language of a download's words: JSON Lines is read by programs, so its words and
+    amounts are English in every language (its schema is one); the text is for people."""
+    return "en" if kind == "jsonl" else None
 
 
 def _records(

@@ -276,3 +276,19 @@ def test_hands_between_leaves_out_hands_in_play_and_other_tables(hand, survivor_
     assert list(hands_between(EVERYTHING, table_id=other.pk)) == []
     later = Period.parse(str(hand.started.date() + timedelta(days=1)), "2999-12-31")
     assert list(hands_between(later)) == []
+
+
+def test_json_lines_stay_english_for_programs_and_the_text_follows_the_reader(client, hand, seated):
+    client.force_login(seated[0])
+    url = reverse("my-hands-download")
+    english = lines(client.get(url + "?format=jsonl"))
+    spanish = lines(client.get(url + "?format=jsonl", headers={"accept-language": "es"}))
+    assert spanish == english and english[0]["table"]["stakes_text"] == "$1.00 ante"
+
+    def text(language: str) -> str:
+        answer = client.get(url + "?format=text", headers={"accept-language": language})
+        return b"".join(answer.streaming_content).decode()
+
+    assert "*** SUMMARY ***" in text("en")
+    in_spanish = text("es")
+    assert "*** SUMMARY ***" not in in_spanish and "2,91\xa0$" in in_spanish

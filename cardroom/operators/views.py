@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -40,6 +41,7 @@ from cardroom.operators.forms import (
 )
 from cardroom.tables.engines import PACKAGES, engine_for
 from cardroom.tables.selectors import table_state
+from cardroom.waitlist.models import WaitingPlayer
 from games.engine import ConfigError
 from games.words import sentence_of
 
@@ -160,6 +162,9 @@ def _console(request: HttpRequest, table: Table, status: int = 200, **forms: Any
         "bots_form": forms.get("bots_form")
         or BotsForm(initial={"bots": table.bots}, auto_id=BOTS_ID),
         "actions": OperatorAction.objects.filter(table=table).select_related("actor")[:20],
+        # Who waits for a seat (cardroom/waitlist/): the demand for a full table, in order.
+        "waiting": WaitingPlayer.objects.filter(table=table).select_related("user"),
+        "now": timezone.now(),
     }
     return render(request, "operators/table.html", context, status=status)
 

@@ -10,6 +10,7 @@ and the caller has already removed events the reader may not see.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,6 +22,8 @@ from accounts.money import format_cents
 from cardroom.presentation.hand_words import hand_name
 
 __all__ = ["cards_words", "event_words"]
+
+log = logging.getLogger(__name__)
 
 #: Fields that hold cents.
 MONEY_FIELDS = frozenset(
@@ -645,7 +648,10 @@ def event_words(data: Mapping[str, Any], names: Mapping[int, str]) -> str:
     try:
         text = sentence(reader) if sentence else _bet_result(kind, reader)
     except (TypeError, ValueError, KeyError, IndexError):
-        text = None  # a record of an older shape: read generically
+        # A record of an older shape is read generically; said in the log, since a sentence
+        # that fails on a record of today's shape is a defect to fix, not a shape to forgive.
+        log.warning("event %r read generically: its sentence failed", kind, exc_info=True)
+        text = None
     if text is None:
         return _generic(data, names)
     return text

@@ -19,6 +19,7 @@ from cardroom.waitlist.services import (
     waitlist_sweep,
 )
 from games.engine import IllegalAction
+from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -189,3 +190,25 @@ def test_joining_is_a_post_and_a_refusal_is_shown(client, survivor_table, make_p
     response = client.post(url, {"next": "https://example.com/"})
     assert response.url == reverse("table", args=[survivor_table.pk])
     assert not WaitingPlayer.objects.exists()
+
+
+def test_the_operator_console_lists_who_waits_in_order(full_table, make_player, as_user, operator):
+    cat, dan = make_player("cat"), make_player("dan")
+    client = as_user(operator)
+    url = reverse("operators-table", args=[full_table.pk])
+    assert "Nobody is waiting for a seat here." in client.get(url).content.decode()
+    wait_list_join(table_id=full_table.pk, user=dan)
+    wait_list_join(table_id=full_table.pk, user=cat)
+    page = client.get(url).content.decode()
+    listed = page[page.index('id="operator-wait-list"') :]
+    assert listed.index("dan") < listed.index("cat")
+    _stand_up(full_table, "ben")
+    waitlist_sweep()
+    page = client.get(url).content.decode()
+    listed = page[
+        page.index('id="operator-wait-list"') : page.index(
+            "</table>", page.index('id="operator-wait-list"')
+        )
+    ]
+    # dan, first in line, holds the offer: a time, where cat's row has none.
+    assert listed.count("<time") == 3

@@ -13,7 +13,7 @@ from cardroom.language import said
 from cardroom.tables.runtime import table_act, table_create
 from games.engine import IllegalAction
 from games.words import sentence_of
-from tests.e2e.players import PASSWORD, WAIT_MS, enter_table
+from tests.e2e.players import PASSWORD, PHONE, WAIT_MS, enter_table
 from tests.live import live_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -63,3 +63,8 @@ def test_the_switcher_turns_the_room_spanish_and_the_table_speaks_it(browser):
         page.goto(f"{url}/lobby/")
         assert page.get_attribute("html", "lang") == "es"
         assert _es("Lobby") in page.inner_text("main h1")
+        # Longer words, same phone: a row's way in stays on screen (it moves under the
+        # table's name), not off to the right of the sideways-scrolling table.
+        way_in = page.locator(f"#lobby-rows tr:has-text('{TABLE}') a.button:visible").first
+        box = way_in.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PHONE["width"]

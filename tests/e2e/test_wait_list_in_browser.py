@@ -32,7 +32,7 @@ def test_the_first_in_line_is_offered_the_freed_seat_and_takes_it(browser):
         assert "The table is full." in dan.inner_text("#wait-list")
         cat.goto(f"{url}/lobby/")
         row = f"#lobby-rows tr:has-text('{TABLE}')"
-        cat.click(f"{row} button:has-text('Join the wait list')")
+        cat.click(f"{row} button:has-text('Join the wait list'):visible")
         cat.wait_for_selector(".messages li:has-text('You are number 1 in line')", timeout=WAIT_MS)
         assert "you are 1 of 1 waiting" in cat.inner_text(row)
 

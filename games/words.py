@@ -16,7 +16,7 @@ from typing import Any
 
 from games.money import dollars
 
-__all__ = ["Money", "Sentence", "say", "sentence_of", "words"]
+__all__ = ["Money", "Sentence", "one_of", "say", "sentence_of", "words"]
 
 
 class Money(int):
@@ -52,6 +52,20 @@ def words(template: str, /, **values: Any) -> Sentence:
     """A sentence from a ``str.format`` template with named fields (``{seat}``), never an
     f-string: the template itself is what translators see."""
     return Sentence(template, values)
+
+
+def one_of(items: list[str]) -> str:
+    """Alternatives as a sentence lists them ("'in' or 'out'"), the "or" in the reader's
+    language: each pair is itself a sentence.
+
+    >>> one_of(["'in'", "'out'", "'high'"])
+    "'in' or 'out' or 'high'"
+    """
+    listed: str = items[0] if items else ""
+    for item in items[1:]:
+        # Translators: alternatives, "'in' or 'out'"; a third is joined to those two the same way
+        listed = words("{first} or {second}", first=listed, second=item)
+    return listed
 
 
 def sentence_of(error: BaseException) -> str:

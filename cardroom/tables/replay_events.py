@@ -649,10 +649,8 @@ def _stage_started(table: TablePicture, data: Mapping[str, Any]) -> Words:
             seat.status = ""
         if seat.seat not in table.you:
             seat.down = max(size - len(seat.cards), 0)
-    ranks = [rank_plural(rank) for rank in str(data.get("wild") or "")]
-    wild = ranks[0] if ranks else ""
-    for rank in ranks[1:]:
-        wild = _and(wild, rank)
+    # "twos", "twos and threes", "twos, threes and fives".
+    wild = _listed([rank_plural(rank) for rank in str(data.get("wild") or "")])
     direction = data.get("direction")
     values = {
         "stage": data.get("stage"),

@@ -112,3 +112,14 @@ def test_a_refusal_of_the_rules_is_said_in_the_readers_language(survivor_table, 
     # Amounts in the sentence follow the locale: a decimal comma, the dollar after.
     if "$" in english:
         assert re.search(r"\d,\d\d\xa0\$", spoken), spoken
+
+
+@pytest.mark.parametrize(("code", "word"), [("en", " or "), ("es", " o "), ("nb", " eller ")])
+def test_alternatives_are_listed_with_the_readers_or(code, word):
+    from games.words import one_of, words
+
+    refusal = words("choose {choices}, not {choice}", choices=one_of(["'in'", "'out'", "'high'"]),
+                    choice="'x'")  # fmt: skip
+    with translation.override(code):
+        spoken = said(refusal)
+    assert spoken.count(word) == 2 and "'in'" in spoken and "'high'" in spoken

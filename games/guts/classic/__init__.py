@@ -48,7 +48,7 @@ from games.guts.classic.state import ClassicState
 from games.guts.fourtwo import deal_extra, settle_four_two
 from games.guts.rounds import put, with_stack
 from games.guts.table import Seat
-from games.words import words
+from games.words import one_of, words
 
 __all__ = ["CLASSIC_ACTIONS", "apply", "choices_of", "in_hand"]
 
@@ -204,7 +204,7 @@ def _declare(
         raise IllegalAction(
             words(
                 "choose {choices}, not {choice}",
-                choices=" or ".join(repr(name) for name in valid),
+                choices=one_of([repr(name) for name in valid]),
                 choice=repr(choice),
             )
         )

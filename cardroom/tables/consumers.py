@@ -23,7 +23,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
@@ -45,7 +45,8 @@ from cardroom.tables.protocol import (
     id_key,
     parse_message,
 )
-from cardroom.tables.runtime import table_act, table_apply
+from cardroom.tables.queue import submit
+from cardroom.tables.runtime import table_apply
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_of, words
@@ -64,10 +65,6 @@ UNAVAILABLE = words(
 INTERNAL = words("something went wrong on our side, so this was not applied: you may send it again")
 #: Answers a client should be able to retry with the same id: they are not remembered.
 RETRYABLE = frozenset({"unavailable", "internal", "rate_limited"})
-#: Actions go through the one thread Channels keeps for database writes only on SQLite, which
-#: has a single writer anyway; PostgreSQL serialises each table's actions by its row lock, so
-#: actions at different tables run in parallel threads.
-SERIAL_WRITES = connection.vendor == "sqlite"
 #: Table ids are bigint primary keys: a larger number in the URL names no table.
 MAX_TABLE_ID = 2**63 - 1
 
@@ -214,7 +211,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 return error_frame(ident, "refused", self.say(sentence_of(error)))
             return {"type": "suggestion", "id": ident, **rows}
         try:
-            await database_sync_to_async(table_act, thread_sensitive=SERIAL_WRITES)(
+            # Queued with the other actions waiting for this table (cardroom/tables/queue.py).
+            await submit(
                 table_id=self.table_id, user=self.scope["user"], action=action, action_id=key
             )
         except (IllegalAction, ConfigError, LedgerError) as error:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone, translation
 
@@ -49,6 +49,7 @@ __all__ = [
     "moment_of",
     "settle",
     "table_act",
+    "table_act_many",
     "table_apply",
     "table_create",
     "table_release",
@@ -206,14 +207,8 @@ def _apply(
         # A refusal may be the retry of an id that was applied (a top-up now over the limit,
         # an ante already made, the journal's unique id): then it is answered as applied.
         # Only failures pay for this look-up; the journal row is the receipt.
-        if user is not None and action_id is not None:
-            earlier = (
-                TableAction.objects.filter(table_id=table_id, actor=user, client_id=action_id)
-                .values_list("version", flat=True)
-                .first()
-            )
-            if earlier is not None:
-                return Outcome(table_id, earlier, (), repeated=True)
+        if (earlier := _repeated(table_id, user, action_id)) is not None:
+            return earlier
         raise
 
 
@@ -240,30 +235,98 @@ def _apply_locked(
 ) -> Outcome:
     with transaction.atomic():
         table = locked_table(table_id)
-        now = now or timezone.now()
-        engine = engine_for(table.game)
-        game = engine.game
-        seats = _seats(table)
-        users = {number: seat.user for number, seat in seats.items()}
-        if user is not None:
-            action = _player_action(table, game, action, user, seats, users, now)
-            late = table.deadline is not None and now > table.deadline
-            if late and action["kind"] in TIMED_ACTIONS:
-                raise IllegalAction(words("too late: the deadline for this decision has passed"))
-        if table.status == TableStatus.CLOSED:
-            raise IllegalAction(words("this table is closed"))
-        if action["kind"] == "timeout" and (table.deadline is None or now < table.deadline):
-            # The table's deadline is the clock's authority: a held clock has none.
-            raise IllegalAction(words("nothing is due on the clock"))
-        if table.status != TableStatus.OPEN and action["kind"] in NEW_STAKES:
-            raise IllegalAction(_no_new_stakes(table.status))
-        action["now"] = _timestamp(now)
-        state, events = game.apply(game.load(table.state), action)
-        if user is not None:
-            # Exclusions and the player's own limits (docs/responsible-gaming.md).
-            guard_stake(action=action, events=events, seat=seats[action["seat"]], now=now)
-        actor = None if user is None else (user, action_id)
-        return settle(table, engine, state, list(events), seats, users, now, [action], actor)
+        return _apply_to(table, _seats(table), action, user, now, action_id)
+
+
+def _apply_to(
+    table: Table,
+    seats: dict[int, Seat],
+    action: dict[str, Any],
+    user: User | None,
+    now: datetime | None,
+    action_id: str | None,
+) -> Outcome:
+    """Apply one action to the locked ``table`` whose held ``seats`` are given (both are
+    brought up to date in memory, so a batch's next action starts from them)."""
+    now = now or timezone.now()
+    engine = engine_for(table.game)
+    game = engine.game
+    users = {number: seat.user for number, seat in seats.items()}
+    if user is not None:
+        action = _player_action(table, game, action, user, seats, users, now)
+        late = table.deadline is not None and now > table.deadline
+        if late and action["kind"] in TIMED_ACTIONS:
+            raise IllegalAction(words("too late: the deadline for this decision has passed"))
+    if table.status == TableStatus.CLOSED:
+        raise IllegalAction(words("this table is closed"))
+    if action["kind"] == "timeout" and (table.deadline is None or now < table.deadline):
+        # The table's deadline is the clock's authority: a held clock has none.
+        raise IllegalAction(words("nothing is due on the clock"))
+    if table.status != TableStatus.OPEN and action["kind"] in NEW_STAKES:
+        raise IllegalAction(_no_new_stakes(table.status))
+    action["now"] = _timestamp(now)
+    state, events = game.apply(game.load(table.state), action)
+    if user is not None:
+        # Exclusions and the player's own limits (docs/responsible-gaming.md).
+        guard_stake(action=action, events=events, seat=seats[action["seat"]], now=now)
+    actor = None if user is None else (user, action_id)
+    outcome = settle(table, engine, state, list(events), seats, users, now, [action], actor)
+    for number in [number for number, seat in seats.items() if seat.left is not None]:
+        del seats[number]
+    return outcome
+
+
+#: One player's request in a batch: the user, the action, and the client's id for it.
+Request = tuple[User, Mapping[str, Any], str | None]
+
+
+def table_act_many(*, table_id: int, requests: list[Request]) -> list[Outcome | Exception]:
+    """Several players' actions at one table, in the order given, in one transaction.
+
+    Each is applied exactly as ``table_act`` would apply it alone, one version each (the
+    journal, the ledger and the history cannot tell the difference), but the table is locked
+    and its seats read once for all of them: what a burst of antes at one table costs. Each
+    request's answer is its Outcome or the refusal it met, which undoes that request only (a
+    savepoint); a database failure undoes them all and is raised.
+    """
+    answers: list[Outcome | Exception] = []
+    with transaction.atomic():
+        table: Table | None = None
+        seats: dict[int, Seat] = {}
+        for user, action, action_id in requests:
+            kind = action.get("kind")
+            if kind not in PLAYER_ACTIONS:
+                answers.append(IllegalAction(words("unknown action {kind}", kind=repr(kind))))
+                continue
+            if table is None:
+                table = locked_table(table_id)
+                seats = _seats(table)
+            try:
+                with transaction.atomic():
+                    answers.append(_apply_to(table, seats, dict(action), user, None, action_id))
+            except (IllegalAction, ConfigError, LedgerError, IntegrityError) as refusal:
+                answers.append(_repeated(table_id, user, action_id) or refusal)
+                # The savepoint undid the rows; what the action changed in memory is read
+                # again (a refusal is rare: two queries).
+                table = None
+            except DatabaseError:
+                raise  # the connection, not the request: nothing of the batch is applied
+            except Exception as failure:  # a defect: it fails its own request, not the others
+                answers.append(failure)
+                table = None
+    return answers
+
+
+def _repeated(table_id: int, user: User | None, action_id: str | None) -> Outcome | None:
+    """The Outcome of an id this user had applied before, if the refused action was one."""
+    if user is None or action_id is None:
+        return None
+    earlier = (
+        TableAction.objects.filter(table_id=table_id, actor=user, client_id=action_id)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return None if earlier is None else Outcome(table_id, earlier, (), repeated=True)
 
 
 def _no_new_stakes(status: str) -> Sentence:

@@ -161,13 +161,13 @@ async def test_a_database_failure_mid_action_is_answered_as_not_applied(table, m
 
 
 async def test_an_unexpected_failure_is_answered_and_the_socket_stays_open(table, monkeypatch):
-    import cardroom.tables.consumers
+    import cardroom.tables.queue
 
     def broken(**kwargs):
         raise KeyError("a bug")
 
     (ann,) = await make_clients(table, ["ann"])
-    monkeypatch.setattr(cardroom.tables.consumers, "table_act", broken)
+    monkeypatch.setattr(cardroom.tables.queue, "table_act_many", broken)
     answer = await ann.act(kind="sit", buy_in=20_000)
     assert (answer["type"], answer["code"]) == ("error", "internal")
     assert "not applied" in answer["message"]

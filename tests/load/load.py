@@ -74,6 +74,8 @@ class Bot:
         self.name = name
         self.lazy = lazy
         self.round_trips: list[float] = []
+        self.kinds: dict[str, str] = {}
+        self.round_trips_by_kind: dict[str, list[float]] = {}
         self.timeout_delays: list[float] = []
         self.errors: Counter[str] = Counter()
         self.state_frames = 0
@@ -91,6 +93,7 @@ class Bot:
         self.next_id += 1
         ident = f"{self.name}-{self.next_id}"
         self.pending[ident] = time.monotonic()
+        self.kinds[ident] = action["kind"]
         await self.socket.send(json.dumps({"type": "action", "id": ident, "action": action}))
 
     def table_done(self, hands: int) -> bool:
@@ -128,7 +131,10 @@ class Bot:
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         if frame["type"] in ("ack", "error") and frame.get("id") in self.pending:
-            self.round_trips.append(time.monotonic() - self.pending.pop(frame["id"]))
+            took = time.monotonic() - self.pending.pop(frame["id"])
+            self.round_trips.append(took)
+            kind = self.kinds.pop(frame["id"], "?")
+            self.round_trips_by_kind.setdefault(kind, []).append(took)
         if frame["type"] == "error":
             self.errors[frame.get("code", "?")] += 1
             if frame.get("code") == "refused":
@@ -250,6 +256,10 @@ async def play(urls: list[str], plan: Plan, hands: int, seconds: float) -> dict[
         "seconds": round(elapsed, 2),
         "actions": sum(len(bot.round_trips) for bot in bots),
         "round_trip": percentiles([t for bot in bots for t in bot.round_trips]),
+        "round_trip_by_kind": {
+            kind: percentiles([t for bot in bots for t in bot.round_trips_by_kind.get(kind, [])])
+            for kind in sorted({kind for bot in bots for kind in bot.round_trips_by_kind})
+        },
         "timeout_delay": percentiles([t for bot in bots for t in bot.timeout_delays]),
         "syncs": sum(bot.syncs for bot in bots),
         "state_frames": frames,

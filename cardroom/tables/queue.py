@@ -1,0 +1,101 @@
+"""Players' actions waiting for their table, applied a table's worth at a time.
+
+A socket's action used to be one trip to the database thread and one transaction. In a burst
+(every table's ante call landing at once, everyone sitting down as a room opens) each table's
+actions queued one by one behind every other table's, and each paid again for locking the
+table row and reading its seats. Here the actions of one table that arrive while that table's
+previous batch is being applied wait together, and go as one call of
+``cardroom.tables.runtime.table_act_many``: one transaction, one lock, one read of the seats,
+each action still its own version. A table with nothing in flight sends its action at once, so
+a quiet table waits for nobody.
+
+The queue belongs to this process's event loop (a test runs servers on loops of their own);
+processes still share tables through the row lock, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from accounts.models import User
+from cardroom.tables.runtime import Outcome, table_act_many
+
+__all__ = ["SERIAL_WRITES", "submit"]
+
+#: Actions go through the one thread Channels keeps for database writes only on SQLite, which
+#: has a single writer anyway; PostgreSQL serialises each table's actions by its row lock, so
+#: actions at different tables run in parallel threads.
+SERIAL_WRITES = connection.vendor == "sqlite"
+#: The most actions one batch applies: a flood at one table still lets the others in.
+BATCH_LIMIT = 32
+
+
+@dataclass
+class _Waiting:
+    """The actions waiting for each table on one loop, and the tables being applied."""
+
+    actions: dict[int, list[tuple[User, dict[str, Any], str | None, asyncio.Future[Any]]]] = field(
+        default_factory=dict
+    )
+    busy: set[int] = field(default_factory=set)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+
+_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Waiting] = weakref.WeakKeyDictionary()
+
+
+async def submit(
+    *, table_id: int, user: User, action: Mapping[str, Any], action_id: str | None
+) -> Outcome:
+    """Apply one player's action with whatever else waits for its table; raises the refusal
+    (IllegalAction, ...) or the database's failure exactly as ``table_act`` would."""
+    loop = asyncio.get_running_loop()
+    waiting = _loops.setdefault(loop, _Waiting())
+    future: asyncio.Future[Any] = loop.create_future()
+    waiting.actions.setdefault(table_id, []).append((user, dict(action), action_id, future))
+    if table_id not in waiting.busy:
+        waiting.busy.add(table_id)
+        task = loop.create_task(_apply_waiting(waiting, table_id))
+        waiting.tasks.add(task)  # held, so the task is not collected while it runs
+        task.add_done_callback(waiting.tasks.discard)
+    outcome: Outcome = await future
+    return outcome
+
+
+async def _apply_waiting(waiting: _Waiting, table_id: int) -> None:
+    """Apply the table's waiting actions, batch after batch, until none is left."""
+    batch: list[tuple[User, dict[str, Any], str | None, asyncio.Future[Any]]] = []
+    try:
+        while queued := waiting.actions.get(table_id):
+            batch, rest = queued[:BATCH_LIMIT], queued[BATCH_LIMIT:]
+            if rest:
+                waiting.actions[table_id] = rest
+            else:
+                del waiting.actions[table_id]
+            requests = [(user, action, action_id) for user, action, action_id, _ in batch]
+            try:
+                answers = await database_sync_to_async(
+                    table_act_many, thread_sensitive=SERIAL_WRITES
+                )(table_id=table_id, requests=requests)
+            except Exception as failure:  # the database: no action of the batch was applied
+                answers = [failure] * len(batch)
+            for (*_, future), answer in zip(batch, answers, strict=True):
+                if future.done():  # its socket went away while it waited
+                    continue
+                if isinstance(answer, BaseException):
+                    future.set_exception(answer)
+                else:
+                    future.set_result(answer)
+    finally:
+        waiting.busy.discard(table_id)
+        # Cancelled (the loop is stopping): whoever still waits is told, not left hanging.
+        for *_, future in [*batch, *waiting.actions.pop(table_id, [])]:
+            if not future.done():
+                future.cancel()

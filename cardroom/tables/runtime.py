@@ -35,6 +35,7 @@ from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_
 from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.places import account_code, transfer_kind
+from cardroom.tables.seat_rows import held_seats
 from cardroom.tables.selectors import recent_hands
 from cardroom.tables.snapshots import commitment_of, table_snapshot
 from cardroom.waitlist.services import sit_refusal
@@ -354,8 +355,7 @@ def _no_seat(status: str) -> Sentence:
 def _seats(table: Table) -> dict[int, Seat]:
     """The seats held, with their players and each player's limits (one query: a player
     without limits costs nothing more)."""
-    held = Seat.objects.filter(table=table, left__isnull=True)
-    return {s.number: s for s in held.select_related("user", "user__play_limits")}
+    return held_seats(table.pk)
 
 
 def table_release(*, table_id: int, now: datetime | None = None) -> Outcome | None:

@@ -1,0 +1,65 @@
+"""The hand-written seats query (cardroom/tables/seat_rows.py) leaves what the ORM would."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from cardroom.models import Seat
+from cardroom.responsible.checks import limits_row
+from cardroom.responsible.models import PlayerLimits
+from cardroom.tables.runtime import table_act, table_create
+from cardroom.tables.seat_rows import held_seats
+
+
+def values(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.fields}
+
+
+@pytest.mark.django_db
+def test_the_seats_rows_are_the_orms_rows(make_player):
+    ann, ben, cat = make_player("ann"), make_player("ben"), make_player("cat")
+    PlayerLimits.objects.create(
+        user=ben, loss_day=5_000, reality_minutes=30, reality_acknowledged=timezone.now()
+    )
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Rows"
+    )
+    for player in (ann, ben, cat):
+        table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    table_act(table_id=table.pk, user=cat, action={"kind": "leave"})
+    Seat.objects.filter(user=ann).update(
+        connections=2, lease_until=timezone.now() + timedelta(seconds=30), leave_at_rest=True
+    )
+    orm = {
+        seat.number: seat
+        for seat in Seat.objects.filter(table=table, left__isnull=True).select_related(
+            "user", "user__play_limits"
+        )
+    }
+    with CaptureQueriesContext(connection) as captured:
+        rows = held_seats(table.pk)
+        read = {
+            number: (values(seat), values(seat.user), limits_row(seat.user))
+            for number, seat in rows.items()
+        }
+    assert len(captured.captured_queries) == 1  # the related rows came with the seats
+    assert list(rows) == sorted(orm) and len(rows) == 2
+    for number, seat in orm.items():
+        seat_values, user_values, limits = read[number]
+        assert seat_values == values(seat)
+        assert user_values == values(seat.user)
+        assert type(seat_values["lease_until"]) is type(seat.lease_until)
+        expected = limits_row(seat.user)
+        assert (limits and values(limits)) == (expected and values(expected))
+    assert read[orm_number(orm, ben)][2].loss_day == 5_000
+    assert read[orm_number(orm, ann)][2] is None
+    assert read[orm_number(orm, ann)][0]["leave_at_rest"] is True
+
+
+def orm_number(seats: dict, user) -> int:
+    return next(number for number, seat in seats.items() if seat.user_id == user.pk)

@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 import time
+from datetime import datetime
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -78,6 +79,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     snapshot: dict[str, Any] | None = None
     #: The viewer holds a seat here: this process renews its presence lease.
     seated = False
+    #: When this socket was counted in its seat's connections (taken back when it closes,
+    #: from that seat only: not from a seat its player took later through another socket).
+    counted: datetime | None = None
     #: The handshake's language (the switcher's cookie, else Accept-Language), set at connect.
     language: str | None = None
 
@@ -94,7 +98,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         if (
             not 0 < self.table_id <= MAX_TABLE_ID
-            or not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
+            or not await database_sync_to_async(
+                Table.objects.filter(pk=self.table_id).exists, thread_sensitive=False
+            )()
         ):
             await self.refuse(4404)
             return
@@ -112,8 +118,11 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_add(self.token_group, self.channel_name)
         await self.accept()
         freshness.watch(self)
-        await database_sync_to_async(self._presence)(+1)
         await self.push_state(force=True)
+        # Only a seated player's socket is counted: most sockets open before their sit, which
+        # counts them itself, and a write per watcher would queue behind the actions.
+        if self.seated and await database_sync_to_async(self._presence)(+1):
+            self.counted = timezone.now()
 
     def say(self, text: str) -> str:
         """A sentence of the rules (or a plain message) in this socket's language."""
@@ -142,7 +151,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if hasattr(self, "group"):
             freshness.unwatch(self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(self._presence)(-1)
+            if self.counted is not None:
+                await database_sync_to_async(self._presence)(-1, self.counted)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every frame gets an answer, and the socket stays open whatever the frame held."""
@@ -167,7 +177,6 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             # An id the page made up for a form is never sent again: no receipt for it.
             durable = key if message.get("durable", True) else None
             answer = await self._act(ident, durable, message["action"])
-            sat = answer["type"] == "ack" and message["action"]["kind"] == "sit"
             if answer.get("code") not in RETRYABLE:
                 self._remember(key, answer)
             await self.answer(answer)
@@ -180,19 +189,6 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         except Exception:
             log.exception("table %s: a frame failed", self.table_id)
             await self.answer(error_frame(ident, "internal", self.say(INTERNAL)))
-        else:
-            await self.after_answer(sat=sat)
-
-    async def after_answer(self, *, sat: bool) -> None:
-        """Presence after an answered action (the new state comes with its version). A failure
-        here is logged, not answered: the action was answered already."""
-        if not sat:
-            return
-        try:
-            # This connection was open before the seat existed: count it now.
-            await database_sync_to_async(self._presence)(+1)
-        except Exception:
-            log.exception("table %s: could not push the state", self.table_id)
 
     def read(self, text: str | None) -> dict[str, Any]:
         """The message in the JSON protocol's shape."""
@@ -212,8 +208,12 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return {"type": "suggestion", "id": ident, **rows}
         try:
             # Queued with the other actions waiting for this table (cardroom/tables/queue.py).
-            await submit(
-                table_id=self.table_id, user=self.scope["user"], action=action, action_id=key
+            outcome = await submit(
+                table_id=self.table_id,
+                user=self.scope["user"],
+                action=action,
+                action_id=key,
+                present=True,  # a seat this sit creates counts this socket
             )
         except (IllegalAction, ConfigError, LedgerError) as error:
             # Said here, where the refusal is in memory with its sentence.
@@ -221,6 +221,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         except DatabaseError:
             log.exception("table %s: the database failed on an action", self.table_id)
             return error_frame(ident, "unavailable", self.say(UNAVAILABLE))
+        if action["kind"] == "sit" and not outcome.repeated:
+            self.counted = timezone.now()  # the seat was made counting this socket
         return {"type": "ack", "id": ident}
 
     def _remember(self, key: str, answer: dict[str, Any]) -> None:
@@ -276,17 +278,17 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def answer(self, answer: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def _presence(self, change: int) -> None:
-        """Count this user's connections to their seat; tell the game on 0↔1 changes."""
+    def _presence(self, change: int, counted: datetime | None = None) -> bool:
+        """Count this user's connections to their seat; tell the game on 0↔1 changes.
+        ``counted``: only a seat taken by then. False when there is no such seat here."""
         user = self.scope["user"]
         with transaction.atomic():
-            seat = (
-                Seat.objects.select_for_update()
-                .filter(table_id=self.table_id, user=user, left__isnull=True)
-                .first()
-            )
+            held = Seat.objects.filter(table_id=self.table_id, user=user, left__isnull=True)
+            if counted is not None:
+                held = held.filter(joined__lte=counted)
+            seat = held.select_for_update().first()
             if seat is None:
-                return
+                return False
             before = seat.connections
             seat.connections = max(0, before + change)
             seat.last_seen = timezone.now()
@@ -299,6 +301,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 # A game without presence flags, or a seat already standing up: fine.
                 with contextlib.suppress(IllegalAction):
                     table_apply(table_id=self.table_id, action={"kind": kind, "seat": seat.number})
+        return True
 
 
 class TableApiConsumer(_TableConsumer):

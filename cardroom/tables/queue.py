@@ -25,7 +25,7 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from accounts.models import User
-from cardroom.tables.runtime import Outcome, table_act_many
+from cardroom.tables.runtime import Outcome, Request, table_act_many
 
 __all__ = ["SERIAL_WRITES", "submit"]
 
@@ -41,9 +41,7 @@ BATCH_LIMIT = 32
 class _Waiting:
     """The actions waiting for each table on one loop, and the tables being applied."""
 
-    actions: dict[int, list[tuple[User, dict[str, Any], str | None, asyncio.Future[Any]]]] = field(
-        default_factory=dict
-    )
+    actions: dict[int, list[tuple[Request, asyncio.Future[Any]]]] = field(default_factory=dict)
     busy: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -52,14 +50,20 @@ _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Waiting] = weakref
 
 
 async def submit(
-    *, table_id: int, user: User, action: Mapping[str, Any], action_id: str | None
+    *,
+    table_id: int,
+    user: User,
+    action: Mapping[str, Any],
+    action_id: str | None,
+    present: bool = False,
 ) -> Outcome:
     """Apply one player's action with whatever else waits for its table; raises the refusal
     (IllegalAction, ...) or the database's failure exactly as ``table_act`` would."""
     loop = asyncio.get_running_loop()
     waiting = _loops.setdefault(loop, _Waiting())
     future: asyncio.Future[Any] = loop.create_future()
-    waiting.actions.setdefault(table_id, []).append((user, dict(action), action_id, future))
+    request = Request(user, dict(action), action_id, present)
+    waiting.actions.setdefault(table_id, []).append((request, future))
     if table_id not in waiting.busy:
         waiting.busy.add(table_id)
         task = loop.create_task(_apply_waiting(waiting, table_id))
@@ -71,7 +75,7 @@ async def submit(
 
 async def _apply_waiting(waiting: _Waiting, table_id: int) -> None:
     """Apply the table's waiting actions, batch after batch, until none is left."""
-    batch: list[tuple[User, dict[str, Any], str | None, asyncio.Future[Any]]] = []
+    batch: list[tuple[Request, asyncio.Future[Any]]] = []
     try:
         while queued := waiting.actions.get(table_id):
             batch, rest = queued[:BATCH_LIMIT], queued[BATCH_LIMIT:]
@@ -79,14 +83,14 @@ async def _apply_waiting(waiting: _Waiting, table_id: int) -> None:
                 waiting.actions[table_id] = rest
             else:
                 del waiting.actions[table_id]
-            requests = [(user, action, action_id) for user, action, action_id, _ in batch]
+            requests = [request for request, _ in batch]
             try:
                 answers = await database_sync_to_async(
                     table_act_many, thread_sensitive=SERIAL_WRITES
                 )(table_id=table_id, requests=requests)
             except Exception as failure:  # the database: no action of the batch was applied
                 answers = [failure] * len(batch)
-            for (*_, future), answer in zip(batch, answers, strict=True):
+            for (_, future), answer in zip(batch, answers, strict=True):
                 if future.done():  # its socket went away while it waited
                     continue
                 if isinstance(answer, BaseException):
@@ -96,6 +100,6 @@ async def _apply_waiting(waiting: _Waiting, table_id: int) -> None:
     finally:
         waiting.busy.discard(table_id)
         # Cancelled (the loop is stopping): whoever still waits is told, not left hanging.
-        for *_, future in [*batch, *waiting.actions.pop(table_id, [])]:
+        for _, future in [*batch, *waiting.actions.pop(table_id, [])]:
             if not future.done():
                 future.cancel()

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
@@ -34,6 +34,7 @@ from cardroom.models import (
 from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_at_rest
 from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import Engine, engine_for
+from cardroom.tables.freshness import LEASE
 from cardroom.tables.places import account_code, transfer_kind
 from cardroom.tables.seat_rows import held_seats
 from cardroom.tables.selectors import recent_hands
@@ -45,6 +46,7 @@ from games.words import Sentence, words
 
 __all__ = [
     "Outcome",
+    "Request",
     "journal_restore",
     "locked_table",
     "moment_of",
@@ -163,18 +165,27 @@ def table_act(
     action: Mapping[str, Any],
     now: datetime | None = None,
     action_id: str | None = None,
+    present: bool = False,
 ) -> Outcome:
     """A player's action: the seat is the user's own, never one the client names.
 
     ``sit`` takes ``buy_in`` (cents) and optionally the ``seat`` wanted; every other action
     needs the user to be seated at the table. ``action_id`` (the client's id as JSON text):
     an id this user already had applied at this table is not applied again, from any
-    connection or process; the Outcome says ``repeated``.
+    connection or process; the Outcome says ``repeated``. ``present``: the action came over
+    a socket of this table, which a seat it creates counts as its first connection.
     """
     kind = action.get("kind")
     if kind not in PLAYER_ACTIONS:
         raise IllegalAction(words("unknown action {kind}", kind=repr(kind)))
-    return _apply(table_id=table_id, action=dict(action), user=user, now=now, action_id=action_id)
+    return _apply(
+        table_id=table_id,
+        action=dict(action),
+        user=user,
+        now=now,
+        action_id=action_id,
+        present=present,
+    )
 
 
 def table_timeout(*, table_id: int, now: datetime | None = None) -> Outcome | None:
@@ -199,11 +210,12 @@ def _apply(
     user: User | None,
     now: datetime | None = None,
     action_id: str | None = None,
+    present: bool = False,
 ) -> Outcome:
     try:
-        return _apply_locked(
-            table_id=table_id, action=action, user=user, now=now, action_id=action_id
-        )
+        with transaction.atomic():
+            table = locked_table(table_id)
+            return _apply_to(table, _seats(table), action, user, now, action_id, present)
     except (IllegalAction, ConfigError, LedgerError, IntegrityError):
         # A refusal may be the retry of an id that was applied (a top-up now over the limit,
         # an ante already made, the journal's unique id): then it is answered as applied.
@@ -226,19 +238,6 @@ def locked_table(table_id: int) -> Table:
     return table
 
 
-def _apply_locked(
-    *,
-    table_id: int,
-    action: dict[str, Any],
-    user: User | None,
-    now: datetime | None,
-    action_id: str | None,
-) -> Outcome:
-    with transaction.atomic():
-        table = locked_table(table_id)
-        return _apply_to(table, _seats(table), action, user, now, action_id)
-
-
 def _apply_to(
     table: Table,
     seats: dict[int, Seat],
@@ -246,6 +245,7 @@ def _apply_to(
     user: User | None,
     now: datetime | None,
     action_id: str | None,
+    present: bool = False,
 ) -> Outcome:
     """Apply one action to the locked ``table`` whose held ``seats`` are given (both are
     brought up to date in memory, so a batch's next action starts from them)."""
@@ -254,7 +254,7 @@ def _apply_to(
     game = engine.game
     users = {number: seat.user for number, seat in seats.items()}
     if user is not None:
-        action = _player_action(table, game, action, user, seats, users, now)
+        action = _player_action(table, game, action, user, seats, users, now, present)
         late = table.deadline is not None and now > table.deadline
         if late and action["kind"] in TIMED_ACTIONS:
             raise IllegalAction(words("too late: the deadline for this decision has passed"))
@@ -277,11 +277,18 @@ def _apply_to(
     return outcome
 
 
-#: One player's request in a batch: the user, the action, and the client's id for it.
-Request = tuple[User, Mapping[str, Any], str | None]
+class Request(NamedTuple):
+    """One player's request in a batch (see ``table_act`` for its fields)."""
+
+    user: User
+    action: Mapping[str, Any]
+    action_id: str | None = None
+    present: bool = False
 
 
-def table_act_many(*, table_id: int, requests: list[Request]) -> list[Outcome | Exception]:
+def table_act_many(
+    *, table_id: int, requests: Sequence[Request | tuple[Any, ...]]
+) -> list[Outcome | Exception]:
     """Several players' actions at one table, in the order given, in one transaction.
 
     Each is applied exactly as ``table_act`` would apply it alone, one version each (the
@@ -294,7 +301,7 @@ def table_act_many(*, table_id: int, requests: list[Request]) -> list[Outcome | 
     with transaction.atomic():
         table: Table | None = None
         seats: dict[int, Seat] = {}
-        for user, action, action_id in requests:
+        for user, action, action_id, present in (Request(*request) for request in requests):
             kind = action.get("kind")
             if kind not in PLAYER_ACTIONS:
                 answers.append(IllegalAction(words("unknown action {kind}", kind=repr(kind))))
@@ -304,7 +311,8 @@ def table_act_many(*, table_id: int, requests: list[Request]) -> list[Outcome | 
                 seats = _seats(table)
             try:
                 with transaction.atomic():
-                    answers.append(_apply_to(table, seats, dict(action), user, None, action_id))
+                    answer = _apply_to(table, seats, dict(action), user, None, action_id, present)
+                    answers.append(answer)
             except (IllegalAction, ConfigError, LedgerError, IntegrityError) as refusal:
                 answers.append(_repeated(table_id, user, action_id) or refusal)
                 # The savepoint undid the rows; what the action changed in memory is read
@@ -557,6 +565,7 @@ def _player_action(
     seats: dict[int, Seat],
     users: dict[int, User],
     now: datetime,
+    present: bool,
 ) -> dict[str, Any]:
     mine = next((number for number, seat in seats.items() if seat.user_id == user.pk), None)
     if "table" in action and action["table"] != table.pk:
@@ -600,7 +609,10 @@ def _player_action(
         raise IllegalAction(
             words("a buy-in is a whole number of cents, not {value}", value=repr(buy_in))
         )
-    seat = Seat.objects.create(table=table, number=number, user=user)
+    # A sit over a socket counts that socket: the seat is online from its first version,
+    # with no second write and no "connect" action after it (docs/architecture.md, Presence).
+    counted = {"connections": 1, "last_seen": now, "lease_until": now + LEASE} if present else {}
+    seat = Seat.objects.create(table=table, number=number, user=user, **counted)
     seats[number] = seat
     users[number] = user
     return {**action, "seat": number, "stack": buy_in, "player": user.public_name}

@@ -180,9 +180,7 @@ def test_the_table_is_locked_and_its_seats_read_once_per_batch(make_player):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_actions_arriving_while_their_table_is_busy_go_as_one_batch(
-    make_player, monkeypatch
-):
+async def test_actions_arriving_while_their_table_is_busy_go_as_one_batch(make_player, monkeypatch):
     from asgiref.sync import sync_to_async
 
     import cardroom.tables.queue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext_noop
 
 from cardroom.models import Hand, Seat, Table
@@ -46,8 +47,20 @@ def table_state(*, table: Table, user_id: int | None) -> dict[str, Any]:
 
 def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
     """The table's last few finished hands, for the log: number, pot, rake and who won what."""
-    hands = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")[:limit])
-    seats = list(Seat.objects.filter(table=table).select_related("user"))
+    # Only what the log shows: a hand's deck and commitment leaves are the bulk of its row.
+    finished = Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")
+    hands = list(
+        finished.only("number", "result", "started", "ended", "void_reason", "commitment_root")[
+            :limit
+        ]
+    )
+    # The players who sat during these hands, not every seat the table ever had.
+    seats = list(
+        Seat.objects.filter(table=table)
+        .filter(Q(left__isnull=True) | Q(left__gte=min((h.started for h in hands), default=None)))
+        .select_related("user")
+        .only("number", "joined", "left", "user", "user__username", "user__display_name")
+    ) if hands else []  # fmt: skip
     rows = []
     for hand in hands:
         result = hand.result or {}
@@ -118,7 +131,6 @@ def _no_winner(game: str, hand: Hand, result: dict[str, Any]) -> str:
 
 def current_commitment(*, table: Table) -> dict[str, Any] | None:
     """The deck commitment of the hand in play (published before its deal), if any."""
-    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
-    if hand is None:
-        return None
-    return {"number": hand.number, "root": hand.commitment_root}
+    open_hands = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number")
+    found = open_hands.values_list("number", "commitment_root").first()
+    return None if found is None else {"number": found[0], "root": found[1]}

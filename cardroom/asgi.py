@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 
 from django.core.asgi import get_asgi_application
 
@@ -21,6 +22,10 @@ from django.conf import settings  # noqa: E402
 from cardroom.routing import websocket_urlpatterns  # noqa: E402
 from cardroom.tables.auth import TokenAuthMiddleware  # noqa: E402
 from cardroom.tables.broadcast import ServerLoop  # noqa: E402
+from games.guts.showdown import warm  # noqa: E402
+
+# The games' evaluators, built beside the server's start rather than in its first showdown.
+threading.Thread(target=warm, name="cardroom-warm", daemon=True).start()
 
 if settings.CARDROOM_CLOCK_IN_PROCESS:
     # The embedded default runs the clock inside the server process (docs/architecture.md).

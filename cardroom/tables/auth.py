@@ -188,7 +188,10 @@ class TokenAuthMiddleware:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         user = scope.get("user")
         if user is not None and user.is_authenticated:
-            if not await database_sync_to_async(session_passes)(user, scope["session"]):
+            # Off the one thread Channels keeps for database work: reads, mostly, and a
+            # handshake must not queue behind the actions.
+            passes = database_sync_to_async(session_passes, thread_sensitive=False)
+            if not await passes(user, scope["session"]):
                 scope = {
                     **scope,
                     "user": AnonymousUser(),
@@ -199,7 +202,8 @@ class TokenAuthMiddleware:
         if token is None:
             return await self.app(scope, receive, send)
         client = scope.get("client")
-        found, refusal = await database_sync_to_async(_bearer_login)(
+        # A read, and at most one small write a minute (``last_used``): in the pool.
+        found, refusal = await database_sync_to_async(_bearer_login, thread_sensitive=False)(
             token,
             address=client[0] if client else None,
             user_agent=_header(scope, b"user-agent"),

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 import time
+from concurrent.futures import Executor, ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from channels.db import database_sync_to_async
@@ -43,6 +45,8 @@ SLOW_SWEEP_SECONDS = 0.5
 #: How often the presence sweep runs: graces and idle limits are tens of seconds, and under
 #: load the sweep's scan of away seats was a tenth of a server's time at twice a second.
 PRESENCE_SWEEP_SECONDS = 2.0
+#: Threads applying due timeouts side by side on PostgreSQL (each holds a connection).
+CLOCK_WORKERS = 4
 #: The longest a tick waits for the server's write thread (a stopping server never runs it).
 TICK_TIMEOUT_SECONDS = 30.0
 #: Seconds a disconnected player keeps the seat after the hand, when the game sets none.
@@ -57,8 +61,13 @@ def _claim(table_id: int, now: datetime) -> bool:
     return tables.exists()
 
 
-def clock_sweep(*, now: datetime | None = None, limit: int = 100) -> int:
-    """Apply every due timeout; returns how many were applied."""
+def clock_sweep(
+    *, now: datetime | None = None, limit: int = 100, pool: Executor | None = None
+) -> int:
+    """Apply every due timeout; returns how many were applied. ``pool``: worker threads to
+    apply them side by side (PostgreSQL, where each is its own transaction on its own
+    connection: when every table's deadline falls at once, the last of them no longer waits
+    for all the others one by one)."""
     now = now or timezone.now()
     due = list(
         Table.objects.filter(deadline__lte=now)
@@ -66,15 +75,26 @@ def clock_sweep(*, now: datetime | None = None, limit: int = 100) -> int:
         .order_by("deadline")
         .values_list("pk", flat=True)[:limit]
     )
-    applied = 0
-    for table_id in due:
-        try:
-            with transaction.atomic():
-                if _claim(table_id, now) and table_timeout(table_id=table_id, now=now):
-                    applied += 1
-        except Exception:  # one broken table must not stop every other table's clock
-            log.exception("timeout of table %s failed", table_id)
-    return applied
+    if pool is None or len(due) < 2:
+        return sum(_time_out(table_id, now) for table_id in due)
+    return sum(pool.map(functools.partial(_time_out_in_worker, now=now), due))
+
+
+def _time_out(table_id: int, now: datetime) -> int:
+    try:
+        with transaction.atomic():
+            if _claim(table_id, now) and table_timeout(table_id=table_id, now=now):
+                return 1
+    except Exception:  # one broken table must not stop every other table's clock
+        log.exception("timeout of table %s failed", table_id)
+    return 0
+
+
+def _time_out_in_worker(table_id: int, now: datetime) -> int:
+    try:
+        return _time_out(table_id, now)
+    finally:
+        close_old_connections()  # a worker's connection is kept only while it is healthy
 
 
 def presence_sweep(*, now: datetime | None = None) -> int:
@@ -137,6 +157,12 @@ class ClockThread(threading.Thread):
         super().__init__(name="cardroom-clock", daemon=True)
         self.stopping = threading.Event()
         self.slow_due = self.presence_due = 0.0
+        # SQLite has one writer: its timeouts go one by one, in the server's write thread.
+        self.pool = (
+            ThreadPoolExecutor(CLOCK_WORKERS, thread_name_prefix="cardroom-clock-worker")
+            if connection.vendor == "postgresql"
+            else None
+        )
 
     def run(self) -> None:
         log.info("clock started")
@@ -149,6 +175,8 @@ class ClockThread(threading.Thread):
             finally:
                 close_old_connections()
             self.stopping.wait(self.pause())
+        if self.pool is not None:
+            self.pool.shutdown(wait=False)  # its workers end with the sweep in hand
         log.info("clock stopped")
 
     def tick_where_writes_go(self) -> None:
@@ -167,7 +195,7 @@ class ClockThread(threading.Thread):
         done.result(timeout=TICK_TIMEOUT_SECONDS)
 
     def tick(self) -> None:
-        clock_sweep()
+        clock_sweep(pool=self.pool)
         # Neither bots nor presence need every fast tick of the deadline loop.
         if time.monotonic() >= self.slow_due:
             self.slow_due = time.monotonic() + SLOW_SWEEP_SECONDS

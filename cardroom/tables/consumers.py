@@ -49,6 +49,7 @@ from cardroom.tables.protocol import (
 from cardroom.tables.queue import submit
 from cardroom.tables.runtime import table_apply
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
+from cardroom.tables.threads import SERIAL_WRITES
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_of, words
 
@@ -121,7 +122,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.push_state(force=True)
         # Only a seated player's socket is counted: most sockets open before their sit, which
         # counts them itself, and a write per watcher would queue behind the actions.
-        if self.seated and await database_sync_to_async(self._presence)(+1):
+        if self.seated and await self.presence(+1):
             self.counted = timezone.now()
 
     def say(self, text: str) -> str:
@@ -152,7 +153,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             freshness.unwatch(self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.counted is not None:
-                await database_sync_to_async(self._presence)(-1, self.counted)
+                await self.presence(-1, self.counted)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every frame gets an answer, and the socket stays open whatever the frame held."""
@@ -200,7 +201,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if action["kind"] == "suggest":
             # A read, not an action: the solver's rows for the asker's own Chinese Poker hand.
             try:
-                rows = await database_sync_to_async(chinese_suggestion)(
+                rows = await database_sync_to_async(chinese_suggestion, thread_sensitive=False)(
                     table_id=self.table_id, user_id=self.scope["user"].pk
                 )
             except IllegalAction as error:
@@ -277,6 +278,13 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def answer(self, answer: dict[str, Any]) -> None:
         raise NotImplementedError
+
+    async def presence(self, change: int, counted: datetime | None = None) -> bool:
+        """``_presence`` where writes go: on PostgreSQL beside the actions, row locks keep
+        them apart; on SQLite in its one writer's thread."""
+        write = database_sync_to_async(self._presence, thread_sensitive=SERIAL_WRITES)
+        done: bool = await write(change, counted)
+        return done
 
     def _presence(self, change: int, counted: datetime | None = None) -> bool:
         """Count this user's connections to their seat; tell the game on 0↔1 changes.

@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.models import Seat, Table
+from cardroom.tables.threads import SERIAL_WRITES
 
 __all__ = ["FRESHNESS_SECONDS", "LEASE", "unwatch", "watch"]
 
@@ -81,7 +82,8 @@ async def freshness_round() -> int:
         for watcher in group
         if getattr(watcher, "seated", False)
     }
-    versions = await database_sync_to_async(_renew_and_read)(list(watchers), seated)
+    renew = database_sync_to_async(_renew_and_read, thread_sensitive=SERIAL_WRITES)
+    versions = await renew(list(watchers), seated)
     behind = [
         watcher
         for table, group in watchers.items()

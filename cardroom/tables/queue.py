@@ -22,17 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.db import connection
 
 from accounts.models import User
 from cardroom.tables.runtime import Outcome, Request, table_act_many
+from cardroom.tables.threads import SERIAL_WRITES
 
-__all__ = ["SERIAL_WRITES", "submit"]
+__all__ = ["submit"]
 
-#: Actions go through the one thread Channels keeps for database writes only on SQLite, which
-#: has a single writer anyway; PostgreSQL serialises each table's actions by its row lock, so
-#: actions at different tables run in parallel threads.
-SERIAL_WRITES = connection.vendor == "sqlite"
 #: The most actions one batch applies: a flood at one table still lets the others in.
 BATCH_LIMIT = 32
 

@@ -26,7 +26,7 @@ from games.engine import rake_amount, split_amount
 from games.evaluators import key_function, rank_hand
 from games.guts.events import PotWon, RakeTaken
 
-__all__ = ["best_seats", "describe", "hand_key", "pay_out", "worst_seats"]
+__all__ = ["best_seats", "describe", "hand_key", "pay_out", "warm", "worst_seats"]
 
 
 @cache
@@ -35,6 +35,14 @@ def hand_key(
 ) -> Callable[[Sequence[int]], int]:
     """The evaluator's key function for ``kind`` and options (cached: built once per table kind)."""
     return key_function(kind, **dict(options))
+
+
+def warm() -> None:
+    """Build the evaluators the online rooms use, before the first showdown needs them (the
+    three-card table takes about a tenth of a second: a server does it as it starts, not in
+    the middle of a hand)."""
+    hand_key("three_card")
+    hand_key("two_card")
 
 
 def describe(kind: str, cards: Sequence[int], options: tuple[tuple[str, object], ...] = ()) -> str:

@@ -35,3 +35,33 @@ def test_antes_at_once_open_one_hand_and_deal_it(make_player):
     table = Table.objects.get(pk=table.pk)
     assert (table.open_hand_id, table.open_hand_dealt) == (hands[0].pk, True)
     assert table.state["phase"] == "declare"
+
+
+def test_the_clocks_workers_apply_every_due_timeout_once(make_player):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from cardroom.tables.clock import CLOCK_WORKERS, clock_sweep
+
+    tables = []
+    for number in range(6):
+        table = table_create(
+            game="guts", preset="survivor", options={"ante": 100, "seats": 3}, name=f"Due {number}"
+        )
+        for index in range(2):
+            player = make_player(f"t{number}p{index}")
+            table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+        table.refresh_from_db()
+        tables.append(table)
+    later = max(table.deadline for table in tables) + timedelta(milliseconds=10)
+    # SQLite has one writer: the server gives it no workers; here one checks the mechanics.
+    workers = CLOCK_WORKERS if connection.vendor == "postgresql" else 1
+    with ThreadPoolExecutor(workers) as pool:
+        assert clock_sweep(now=later, pool=pool) == len(tables)
+        assert clock_sweep(now=later, pool=pool) == 0  # nothing is due twice
+    for table in tables:
+        before = table.version
+        table.refresh_from_db()
+        assert table.version == before + 1
+        assert table.state["phase"] == "ante"

@@ -36,7 +36,7 @@ from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.freshness import LEASE
 from cardroom.tables.places import account_code, transfer_kind
-from cardroom.tables.seat_rows import held_seats
+from cardroom.tables.rows import held_seats, table_row_locked
 from cardroom.tables.selectors import recent_hands
 from cardroom.tables.snapshots import commitment_of, table_snapshot
 from cardroom.waitlist.services import sit_refusal
@@ -227,9 +227,7 @@ def _apply(
 
 def locked_table(table_id: int) -> Table:
     """The table row, locked for this transaction, with its open hand (one query)."""
-    table = (
-        Table.objects.select_for_update(of=("self",)).select_related("open_hand").get(pk=table_id)
-    )
+    table = table_row_locked(table_id)
     if table.open_hand_id is not None and table.open_hand is None:
         # PostgreSQL, after waiting for the lock: the row is re-read as the other transaction
         # left it, but the joined hand is read from the snapshot taken before the wait, in

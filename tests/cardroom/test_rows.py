@@ -1,4 +1,4 @@
-"""The hand-written seats query (cardroom/tables/seat_rows.py) leaves what the ORM would."""
+"""The hand-written queries of cardroom/tables/rows.py leave what the ORM would."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.utils import timezone
 from cardroom.models import Seat
 from cardroom.responsible.checks import limits_row
 from cardroom.responsible.models import PlayerLimits
+from cardroom.tables.rows import held_seats, table_row_locked
 from cardroom.tables.runtime import table_act, table_create
-from cardroom.tables.seat_rows import held_seats
 
 
 def values(instance) -> dict:
@@ -63,3 +63,39 @@ def test_the_seats_rows_are_the_orms_rows(make_player):
 
 def orm_number(seats: dict, user) -> int:
     return next(number for number, seat in seats.items() if seat.user_id == user.pk)
+
+
+@pytest.mark.django_db
+def test_the_locked_table_row_is_the_orms_row_with_its_open_hand(make_player):
+    from cardroom.models import Table
+    from cardroom.tables.runtime import table_timeout
+
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Row"
+    )
+    players = [make_player(name) for name in ("ann", "ben")]
+    for player in players:
+        table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    read = table_row_locked(table.pk)
+    assert read.open_hand is None
+    orm = Table.objects.get(pk=table.pk)
+    assert {k: v for k, v in values(read).items() if k != "rest_state"} == {
+        k: v for k, v in values(orm).items() if k != "rest_state"
+    }
+    assert read.rest_state == orm.rest_state  # deferred: read when asked for
+    table.refresh_from_db()
+    table_timeout(table_id=table.pk, now=table.deadline + timedelta(milliseconds=10))
+    table_act(table_id=table.pk, user=players[0], action={"kind": "ante"})  # opens the hand
+    with CaptureQueriesContext(connection) as captured:
+        read = table_row_locked(table.pk)
+        hand = read.open_hand
+        deck = hand.deck
+    assert len(captured.captured_queries) == 1
+    orm = Table.objects.select_related("open_hand").get(pk=table.pk)
+    assert hand is not None and values(orm.open_hand)["deck"] == deck
+    assert {k: v for k, v in values(hand).items() if k != "commitment"} == {
+        k: v for k, v in values(orm.open_hand).items() if k != "commitment"
+    }
+    assert type(read.deadline) is type(orm.deadline) and read.deadline == orm.deadline
+    with pytest.raises(Table.DoesNotExist):
+        table_row_locked(table.pk + 1000)

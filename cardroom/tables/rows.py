@@ -1,0 +1,159 @@
+"""The rows every action reads, by hand-written SQL: the table (locked, with its open hand) and
+the seats held (with their players and limits).
+
+Through the ORM each of these queries cost about a millisecond of Python, building the SQL
+again on every action; the database's part was a few percent of that. Here the SQL is built
+once per process and the rows become the same model instances, through the same converters
+(SQLite's text datetimes, JSON), with the same related objects cached, so callers cannot tell
+the difference (``tests/cardroom/test_rows.py`` compares them with the ORM's).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+from accounts.models import User
+from cardroom.models import Hand, Seat, Table
+from cardroom.responsible.models import PlayerLimits
+
+__all__ = ["held_seats", "table_row_locked"]
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One model's columns in a query: all of them but ``deferred`` (never read on this path,
+    and the bulk of the row: a table's copy of its state at rest, a hand's leaves)."""
+
+    model: type[Model]
+    deferred: tuple[str, ...] = ()
+
+    @property
+    def fields(self) -> list[Any]:
+        meta = self.model._meta
+        return [field for field in meta.concrete_fields if field.attname not in self.deferred]
+
+
+_SEATS = (_Part(Seat), _Part(User), _Part(PlayerLimits))
+_TABLE = (_Part(Table, deferred=("rest_state",)), _Part(Hand, deferred=("commitment",)))
+
+
+def _selected(parts: Sequence[_Part]) -> str:
+    quote = connection.ops.quote_name
+    return ", ".join(
+        f"{quote(part.model._meta.db_table)}.{quote(str(field.column))}"
+        for part in parts
+        for field in part.fields
+    )
+
+
+@cache
+def _seats_sql(vendor: str) -> str:
+    """Built once for ``vendor``'s quoting (the fields never change at run time)."""
+    quote = connection.ops.quote_name
+    seat, user, limits = (quote(part.model._meta.db_table) for part in _SEATS)
+    return (
+        f"SELECT {_selected(_SEATS)} FROM {seat} "
+        f"INNER JOIN {user} ON {seat}.{quote('user_id')} = {user}.{quote('id')} "
+        f"LEFT OUTER JOIN {limits} ON {limits}.{quote('user_id')} = {user}.{quote('id')} "
+        f"WHERE {seat}.{quote('table_id')} = %s AND {seat}.{quote('left')} IS NULL "
+        f"ORDER BY {seat}.{quote('number')}"
+    )
+
+
+@cache
+def _table_sql(vendor: str, lock: bool) -> str:
+    quote = connection.ops.quote_name
+    table, hand = (quote(part.model._meta.db_table) for part in _TABLE)
+    sql = (
+        f"SELECT {_selected(_TABLE)} FROM {table} "
+        f"LEFT OUTER JOIN {hand} ON {table}.{quote('open_hand_id')} = {hand}.{quote('id')} "
+        f"WHERE {table}.{quote('id')} = %s"
+    )
+    return f"{sql} FOR UPDATE OF {table}" if lock else sql
+
+
+def held_seats(table_id: int) -> dict[int, Seat]:
+    """The seats held at the table by number, each with ``user`` and ``user.play_limits``
+    (None for a player without limits) cached, as ``select_related`` would leave them."""
+    user_field = Seat._meta.get_field("user")
+    limits_field = PlayerLimits._meta.get_field("user").remote_field
+    readers = _readers(_SEATS)
+    seats: dict[int, Seat] = {}
+    for row in _fetch(_seats_sql(connection.vendor), table_id):
+        seat, user, limits = (read(row) for read in readers)
+        assert isinstance(seat, Seat) and isinstance(user, User)
+        user_field.set_cached_value(seat, user)
+        limits_field.set_cached_value(user, limits)
+        seats[seat.number] = seat
+    return seats
+
+
+def table_row_locked(table_id: int) -> Table:
+    """The table row, locked for this transaction (where the database locks rows), with its
+    open hand cached as ``open_hand``; Table.DoesNotExist if there is no such table."""
+    lock = bool(connection.features.has_select_for_update_of)
+    rows = _fetch(_table_sql(connection.vendor, lock), table_id)
+    if not rows:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    read_table, read_hand = _readers(_TABLE)
+    table, hand = read_table(rows[0]), read_hand(rows[0])
+    assert isinstance(table, Table)
+    Table._meta.get_field("open_hand").set_cached_value(table, hand)
+    return table
+
+
+def _fetch(sql: str, table_id: int) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+    return rows
+
+
+Reader = Callable[[tuple[Any, ...]], Model | None]
+#: Each connection's readers: the converters are its backend's (bound to its operations).
+_made: weakref.WeakKeyDictionary[Any, dict[tuple[_Part, ...], list[Reader]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _readers(parts: tuple[_Part, ...]) -> list[Reader]:
+    """For each part, what makes its instance from its slice of a row."""
+    made = _made.setdefault(connection.ops, {})
+    if parts not in made:
+        readers, start = [], 0
+        for part in parts:
+            readers.append(_reader(part, start))
+            start += len(part.fields)
+        made[parts] = readers
+    return made[parts]
+
+
+def _reader(part: _Part, start: int) -> Reader:
+    fields = part.fields
+    names = [field.attname for field in fields]
+    end = start + len(fields)
+    converting = []
+    for index, field in enumerate(fields):
+        column = field.get_col(part.model._meta.db_table)
+        chain = [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
+        if chain:
+            converting.append((index, chain, column))
+    model, wrapper = part.model, connection
+
+    def read(row: tuple[Any, ...]) -> Model | None:
+        if row[start] is None:  # an outer join found no row (no limits, no open hand)
+            return None
+        values = list(row[start:end])
+        for index, chain, column in converting:
+            for convert in chain:
+                values[index] = convert(values[index], column, wrapper)
+        return model.from_db(wrapper.alias, names, values)
+
+    return read

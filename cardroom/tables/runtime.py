@@ -39,6 +39,7 @@ from cardroom.tables.places import account_code, transfer_kind
 from cardroom.tables.rows import held_seats, table_row_locked
 from cardroom.tables.selectors import recent_hands
 from cardroom.tables.snapshots import commitment_of, table_snapshot
+from cardroom.tables.writes import insert_rows, update_row
 from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
@@ -432,16 +433,19 @@ def settle(
         # start now, so every chip of it is recorded against it.
         hand = _open_hand(table)
     version = table.version + 1
-    TableAction.objects.bulk_create(
-        TableAction(
-            table=table,
-            version=version,
-            seq=seq,
-            action=action,
-            actor=actor[0] if actor and seq == 0 else None,
-            client_id=actor[1] if actor and seq == 0 else None,
-        )
-        for seq, action in enumerate(journal)
+    insert_rows(
+        TableAction,
+        [
+            TableAction(
+                table=table,
+                version=version,
+                seq=seq,
+                action=action,
+                actor=actor[0] if actor and seq == 0 else None,
+                client_id=actor[1] if actor and seq == 0 else None,
+            )
+            for seq, action in enumerate(journal)
+        ],
     )
     _post_money(table, version, recorded, users, hand)
     _record_events(table, version, recorded, now, hand, users)
@@ -469,7 +473,7 @@ def settle(
     table.deadline = (
         None if held or table.status == TableStatus.CLOSED else moment_of(game.deadline(state))
     )
-    table.save(update_fields=written)
+    update_row(table, written)
     broadcast_on_commit(
         table, _snapshot(table, recorded, seats, users, hand, "hand_ended" in types)
     )
@@ -699,7 +703,7 @@ def _record_events(
             hand.result = data
             hand.save(update_fields=["ended", "result", "dealt"])
             hand = None
-    HandEvent.objects.bulk_create(rows)
+    insert_rows(HandEvent, rows)
     table.last_event_seq = seq
 
 

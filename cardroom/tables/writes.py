@@ -1,0 +1,71 @@
+"""The rows every action writes, by hand-written SQL: its journal entries and history events
+(inserted) and the table row (updated).
+
+The ORM's ``bulk_create`` and ``save`` built their statements again on every action, which cost
+more than the database's work. Here the statements are built once per shape, and each value
+is prepared by its own field exactly as the ORM would prepare it (``pre_save`` stamps the
+``auto_now`` times, ``get_db_prep_save`` adapts JSON and datetimes to the backend), so the rows
+are the same; ``tests/cardroom/test_writes.py`` compares them with the ORM's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+__all__ = ["insert_rows", "update_row"]
+
+
+def _fields(model: type[Model]) -> list[Any]:
+    return [field for field in model._meta.concrete_fields if not field.primary_key]
+
+
+@cache
+def _insert_sql(model: type[Model], rows: int, vendor: str) -> str:
+    quote = connection.ops.quote_name
+    fields = _fields(model)
+    columns = ", ".join(quote(str(field.column)) for field in fields)
+    row = f"({', '.join(['%s'] * len(fields))})"
+    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
+
+
+def insert_rows(model: type[Model], instances: Sequence[Model]) -> None:
+    """Insert the instances in one statement (their primary keys are not read back)."""
+    if not instances:
+        return
+    fields = _fields(model)
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection)
+        for instance in instances
+        for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_sql(model, len(instances), connection.vendor), params)
+
+
+@cache
+def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
+    quote = connection.ops.quote_name
+    meta = model._meta
+    by_name = {field.name: field for field in meta.concrete_fields}
+    assignments = ", ".join(f"{quote(str(by_name[name].column))} = %s" for name in names)
+    key = str(meta.pk.column) if meta.pk is not None else "id"
+    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(key)} = %s"
+
+
+def update_row(instance: Model, names: Sequence[str]) -> None:
+    """``instance.save(update_fields=names)``, without signals (nothing listens to them on
+    these models) and without building the statement again."""
+    by_name = {field.name: field for field in instance._meta.concrete_fields}
+    params = [
+        by_name[name].get_db_prep_save(by_name[name].pre_save(instance, False), connection)
+        for name in names
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _update_sql(type(instance), tuple(names), connection.vendor), [*params, instance.pk]
+        )

@@ -1,0 +1,102 @@
+"""The hand-written writes of cardroom/tables/writes.py leave the rows the ORM would."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from cardroom.models import HandEvent, Table, TableAction
+from cardroom.tables.runtime import table_create
+from cardroom.tables.writes import insert_rows, update_row
+
+pytestmark = pytest.mark.django_db
+
+
+def values(instance, *skip: str) -> dict:
+    return {
+        field.attname: getattr(instance, field.attname)
+        for field in instance._meta.concrete_fields
+        if field.attname not in ("id", *skip)
+    }
+
+
+@pytest.fixture
+def table():
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Writes"
+    )
+    state = table.state
+    yield table
+    # The rows written here are not a game: taken out again, so the table's journal replays.
+    TableAction.objects.filter(table=table, version__gt=0).delete()
+    HandEvent.objects.filter(table=table).delete()
+    Table.objects.filter(pk=table.pk).update(state=state, version=0)
+
+
+def test_inserted_rows_read_back_as_the_orms(table, make_player):
+    ann = make_player("ann")
+    action = {"kind": "sit", "seat": 2, "stack": 20_000, "player": "ann", "now": 1.5}
+    insert_rows(
+        TableAction,
+        [
+            TableAction(table=table, version=7, seq=0, action=action, actor=ann, client_id="x"),
+            TableAction(table=table, version=7, seq=1, action={"kind": "deal", "deck": []}),
+        ],
+    )
+    TableAction.objects.create(table=table, version=8, seq=0, action=action, actor=ann)
+    raw, second, orm = TableAction.objects.filter(table=table, version__gte=7).order_by(
+        "version", "seq"
+    )
+    assert values(raw, "created", "version", "client_id") == values(
+        orm, "created", "version", "client_id"
+    )
+    assert (raw.client_id, second.actor_id, second.action["kind"]) == ("x", None, "deal")
+    assert abs(raw.created - timezone.now()) < timedelta(seconds=5)
+    events = [
+        HandEvent(
+            table=table, version=7, seq=1, type="pot_won", data={"type": "pot_won", "a": [1]}
+        ),
+        HandEvent(
+            table=table,
+            version=7,
+            seq=2,
+            type="cards_dealt",
+            data={"type": "cards_dealt", "cards": ["As"]},
+            private_to=-1,
+            audience=[0, 2],
+            readers=[ann.pk],
+        ),
+    ]
+    insert_rows(HandEvent, events)
+    public, private = HandEvent.objects.filter(table=table).order_by("seq")
+    assert (public.data, public.private_to, public.audience, public.readers) == (
+        {"type": "pot_won", "a": [1]},
+        None,
+        None,
+        None,
+    )
+    assert (private.private_to, private.audience, private.readers) == (-1, [0, 2], [ann.pk])
+
+
+def test_a_duplicate_journal_receipt_is_refused_as_by_the_orm(table, make_player):
+    ann = make_player("ann")
+    row = {"table": table, "version": 9, "seq": 0, "action": {"kind": "ante"}, "actor": ann}
+    insert_rows(TableAction, [TableAction(**row, client_id="same")])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_rows(TableAction, [TableAction(**{**row, "version": 10}, client_id="same")])
+
+
+def test_an_updated_table_reads_back_as_saved(table):
+    before = Table.objects.get(pk=table.pk).updated
+    table.state = {**table.state, "note": "é ✓"}
+    table.version = 41
+    table.deadline = timezone.now() + timedelta(seconds=4)
+    table.open_hand = None
+    update_row(table, ["state", "version", "deadline", "open_hand", "updated"])
+    read = Table.objects.get(pk=table.pk)
+    assert (read.state, read.version, read.deadline) == (table.state, 41, table.deadline)
+    assert read.updated > before
+    assert values(read, "updated") == values(table, "updated")

@@ -230,7 +230,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, less its per-message deep copy and scans (its docstring).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "cardroom.tables.layer.ProcessChannelLayer"}}
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

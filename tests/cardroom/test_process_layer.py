@@ -1,0 +1,45 @@
+"""The embedded default's channel layer (cardroom/tables/layer.py) keeps Channels' contract."""
+
+from __future__ import annotations
+
+import pytest
+from channels.exceptions import ChannelFull
+
+from cardroom.tables.layer import ProcessChannelLayer
+
+
+async def test_a_group_message_reaches_every_member_with_its_snapshot_shared():
+    layer = ProcessChannelLayer()
+    channels = [await layer.new_channel() for _ in range(3)]
+    for channel in channels[:2]:
+        await layer.group_add("table-1", channel)
+    snapshot = {"version": 4, "state": {"seats": [None, {"cards": ["As"]}]}}
+    await layer.group_send("table-1", {"type": "table.version", "snapshot": snapshot})
+    first, second = [await layer.receive(channel) for channel in channels[:2]]
+    assert first == second == {"type": "table.version", "snapshot": snapshot}
+    assert first is not second  # each its own message ...
+    assert first["snapshot"] is second["snapshot"] is snapshot  # ... sharing the snapshot
+    assert channels[2] not in layer.channels  # not a member: nothing queued
+
+
+async def test_a_full_channel_misses_a_group_message_and_is_refused_a_direct_one():
+    layer = ProcessChannelLayer(capacity=1)
+    channel = await layer.new_channel()
+    await layer.group_add("table-1", channel)
+    await layer.group_send("table-1", {"type": "one"})
+    await layer.group_send("table-1", {"type": "two"})  # full: dropped, as Channels does
+    with pytest.raises(ChannelFull):
+        await layer.send(channel, {"type": "three"})
+    assert await layer.receive(channel) == {"type": "one"}
+
+
+async def test_expired_messages_still_go_with_their_channel_leaving_its_groups():
+    layer = ProcessChannelLayer(expiry=-1)  # every message is expired as soon as it is sent
+    gone, kept = await layer.new_channel(), await layer.new_channel()
+    for channel in (gone, kept):
+        await layer.group_add("table-1", channel)
+    await layer.send(gone, {"type": "old"})
+    layer._cleaned = 0.0  # the next scan is due
+    layer._clean_expired()
+    assert gone not in layer.groups["table-1"] and kept in layer.groups["table-1"]
+    assert gone not in layer.channels

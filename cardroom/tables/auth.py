@@ -14,6 +14,7 @@ and a revocation sent to the group closes them with 4401.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 from datetime import UTC, datetime, timedelta
@@ -32,6 +33,7 @@ from accounts.lockouts import address_lockout, bearer_failed
 from accounts.models import User
 from accounts.two_factor import session_passes
 from cardroom.models import ApiToken
+from cardroom.tables.threads import SERIAL_WRITES
 from games.words import words
 
 __all__ = [
@@ -69,9 +71,10 @@ def token_create(*, user: User, name: str = "", expires: datetime | None = None)
     return token
 
 
-def token_lookup(token: str) -> ApiToken | None:
+def token_lookup(token: str, *, stamp: bool = True) -> ApiToken | None:
     """The token's record if it may be used now (not revoked, not expired), with its user;
-    its ``last_used`` is stamped, in one UPDATE at most once a minute."""
+    its ``last_used`` is stamped, in one UPDATE at most once a minute (``stamp``: now; else
+    the caller does it with ``token_stamp`` where writes go)."""
     now = timezone.now()
     found = (
         ApiToken.objects.select_related("user")
@@ -81,10 +84,16 @@ def token_lookup(token: str) -> ApiToken | None:
     )
     if found is None:
         return None
+    if stamp:
+        token_stamp(found, now)
+    return found
+
+
+def token_stamp(found: ApiToken, now: datetime) -> None:
+    """Stamp the token's ``last_used``, at most once a minute."""
     if found.last_used is None or now - found.last_used >= LAST_USED_EVERY:
         ApiToken.objects.filter(pk=found.pk).update(last_used=now)
         found.last_used = now
-    return found
 
 
 def token_user(token: str) -> User | None:
@@ -168,13 +177,17 @@ def _bearer_login(
         # Translators: {time} is a time of day in UTC, such as 14:05
         reason = words("too many failed logins from this address; try after {time} UTC", time=at)
         return None, (LOCKED_OUT, reason)
-    found = token_lookup(token)
+    found = token_lookup(token, stamp=False)  # stamped by the caller, where writes go
     if found is None:
         bearer_failed(address=address, user_agent=user_agent, path=path)
         return None, None
     if not found.user.is_active:
         return None, None
     return found, None
+
+
+#: Stamps of ``last_used`` under way (held, so that none is collected before it runs).
+_STAMPING: set[asyncio.Future[None]] = set()
 
 
 class TokenAuthMiddleware:
@@ -213,6 +226,15 @@ class TokenAuthMiddleware:
             if refusal is not None:
                 scope = {**scope, "auth_refusal": refusal}
             return await self.app(scope, receive, send)
+        # The stamp is a write: on SQLite it waits for the one writer's thread, and the
+        # handshake does not wait for it (it is kept once a minute, not for each socket).
+        stamping = asyncio.ensure_future(
+            database_sync_to_async(token_stamp, thread_sensitive=SERIAL_WRITES)(
+                found, timezone.now()
+            )
+        )
+        _STAMPING.add(stamping)
+        stamping.add_done_callback(_STAMPING.discard)
         # The consumer joins the token's group (token_group) on its own channel, so that a
         # revocation closes the socket with no second receive loop per socket.
         scope = {**scope, "user": found.user, "api_token_id": found.pk}

@@ -218,6 +218,10 @@ if REDIS_URL:
                         "socket_timeout": 30,
                         "socket_connect_timeout": 5,
                         "health_check_interval": 15,
+                        # redis-py 8 caps a pool at 100 connections by default; the sends
+                        # are bounded (cardroom/tables/broadcast.py) and the sockets' own
+                        # group changes come on top, so a busy process gets headroom.
+                        "max_connections": 400,
                     }
                 ],
                 # A process's sockets share one Redis list, which the default capacity

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -80,8 +81,23 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
         log.exception("could not tell %s about version %s", group, message["version"])
 
 
+#: Group sends under way at once on one loop. Each is handed to the loop without waiting, so
+#: at a busy moment hundreds were under way together, more than the Redis client's pool holds
+#: (redis-py 8: 100 connections); the rest failed and their watchers had to sync. Beyond
+#: this many a send waits its turn (first come, first sent).
+SENDING_AT_ONCE = 48
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
+    loop = asyncio.get_running_loop()
+    gate = _gates.get(loop)
+    if gate is None:
+        gate = _gates[loop] = asyncio.Semaphore(SENDING_AT_ONCE)
     try:
-        await layer.group_send(group, message)
+        async with gate:
+            await layer.group_send(group, message)
     except Exception:
         log.exception("could not tell %s about version %s", group, message["version"])

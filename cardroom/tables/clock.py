@@ -106,7 +106,11 @@ def presence_sweep(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     changed = _expire_leases(now)
     away = Seat.objects.filter(left__isnull=True, connections=0, last_seen__isnull=False)
-    for seat in away.select_related("table"):
+    # Only what the sweep reads: a table's state is the bulk of its row, and a room with many
+    # players sat out away would read every one of their tables' states twice a second.
+    for seat in away.select_related("table").only(
+        "number", "last_seen", "presence_step", "table__config", "table__idle_limit_seconds"
+    ):
         config = seat.table.config
         grace = timedelta(seconds=config.get("reconnect_grace_seconds", DEFAULT_GRACE_SECONDS))
         idle = timedelta(seconds=seat.table.idle_limit_seconds)

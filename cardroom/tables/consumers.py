@@ -80,6 +80,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     snapshot: dict[str, Any] | None = None
     #: The viewer holds a seat here: this process renews its presence lease.
     seated = False
+    #: When this socket last took a version (cardroom/tables/freshness.py).
+    fresh_at = 0.0
     #: When this socket was counted in its seat's connections (taken back when it closes,
     #: from that seat only: not from a seat its player took later through another socket).
     counted: datetime | None = None
@@ -269,6 +271,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             snapshot = {**snapshot, "recent": self.snapshot.get("recent", [])}
         self.snapshot = snapshot
         self.version = snapshot["version"]
+        self.fresh_at = time.monotonic()
         user = self.scope["user"].pk
         self.seated = any(entry[1] == user for entry in snapshot["seats"])
         return snapshot

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
 from datetime import timedelta
 from functools import reduce
@@ -31,6 +32,8 @@ __all__ = ["FRESHNESS_SECONDS", "LEASE", "unwatch", "watch"]
 log = logging.getLogger(__name__)
 
 FRESHNESS_SECONDS = 10.0
+#: A socket behind the database is repaired once it has taken no version for this long.
+QUIET_SECONDS = 1.0
 #: How long a renewal holds a seat: three rounds, so one slow round does not drop anyone.
 LEASE = timedelta(seconds=3 * FRESHNESS_SECONDS)
 
@@ -39,6 +42,8 @@ class Watcher(Protocol):
     table_id: int
     version: int
     scope: dict[str, Any]
+    #: ``time.monotonic()`` when the socket last took a version.
+    fresh_at: float
 
     async def push_state(self, *, force: bool = False) -> None: ...
 
@@ -84,11 +89,16 @@ async def freshness_round() -> int:
     }
     renew = database_sync_to_async(_renew_and_read, thread_sensitive=SERIAL_WRITES)
     versions = await renew(list(watchers), seated)
+    # Behind, and quiet for a while: a busy table's sockets are nearly always a push behind
+    # the database for a moment, and reading each one's state again at every round was a
+    # sixth of a busy server's time. A lost push at a busy table is made good by the next
+    # version anyway (each carries the whole state); a quiet table's socket is repaired here.
+    quiet = time.monotonic() - QUIET_SECONDS
     behind = [
         watcher
         for table, group in watchers.items()
         for watcher in group
-        if versions.get(table, -1) > watcher.version
+        if versions.get(table, -1) > watcher.version and watcher.fresh_at <= quiet
     ]
     for watcher in behind:
         try:

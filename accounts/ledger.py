@@ -80,26 +80,36 @@ def cashier_account() -> Account:
 
 
 def rake_account() -> Account:
-    """The house rake: every rake and hand fee lands here."""
+    """The house's own rake account; a table's rake and hand fees land in the rake account of
+    that table (``rake:t<id>``, the same kind: see ``account_code``)."""
     return _system_account("rake", AccountKind.RAKE)
 
 
 def house_account() -> Account:
-    """The house bank, the other side of every Three Card Poker bet (it may go below zero)."""
+    """The house bank's own account; at a table the other side of every Three Card Poker bet
+    is that table's house account (``house:t<id>``; any of them may go below zero)."""
     return _system_account("house", AccountKind.HOUSE)
 
 
 def account_code(*, kind: str, user_id: int | None = None, table_id: int | None = None) -> str:
     """The code of the account of ``kind`` for a user and/or a table, with no query.
 
+    The rake and the house bank have an account per table besides the house's own: every
+    showdown credits the rake, and one account for all tables was one row that every table's
+    showdown locked until it committed, so the tables' showdowns queued on it one by one
+    (the rake report and the audit read accounts by kind, so they see all of them).
+
     >>> account_code(kind="stack", user_id=7, table_id=3), account_code(kind="rake")
     ('stack:t3:u7', 'rake')
+    >>> account_code(kind="rake", table_id=3), account_code(kind="house", table_id=3)
+    ('rake:t3', 'house:t3')
     """
     if kind == AccountKind.BANKROLL and user_id is not None:
         return f"bankroll:u{user_id}"
     if kind == AccountKind.STACK and user_id is not None and table_id is not None:
         return f"stack:t{table_id}:u{user_id}"
-    if kind in (AccountKind.POT, AccountKind.RESERVE) and table_id is not None:
+    per_table = (AccountKind.POT, AccountKind.RESERVE, AccountKind.RAKE, AccountKind.HOUSE)
+    if kind in per_table and table_id is not None and user_id is None:
         return f"{kind}:t{table_id}"
     if kind in (AccountKind.CASHIER, AccountKind.RAKE, AccountKind.HOUSE):
         return str(kind)
@@ -129,7 +139,9 @@ def _account_fields(code: str) -> dict[str, object]:
 
 def account_for(*, kind: str, user: User | None = None, table_id: int | None = None) -> Account:
     """The account of ``kind`` for a user and/or a table, created on first use."""
-    if kind in (AccountKind.CASHIER, AccountKind.RAKE, AccountKind.HOUSE):
+    if kind == AccountKind.CASHIER or (
+        kind in (AccountKind.RAKE, AccountKind.HOUSE) and table_id is None
+    ):
         return _system_account(kind, kind)
     code = account_code(kind=kind, user_id=user.pk if user else None, table_id=table_id)
     account, _ = Account.objects.get_or_create(

@@ -149,6 +149,12 @@ def test_the_drill_down_lists_the_hands_and_their_transfers(
         )
     hand = Hand.objects.get()
     taken = Transfer.objects.get(target__kind="rake")
+    # The table's own rake account (no one account every table's showdown would lock).
+    assert (taken.target.code, taken.target.table_id) == (
+        f"rake:t{survivor_table.pk}",
+        survivor_table.pk,
+    )
+    assert taken.target.balance == taken.amount == 9
     url = reverse("audit-rake-hands") + f"?day={taken.created.date()}&table={survivor_table.pk}"
     page = as_user(auditor).get(url).content.decode()
     assert '<strong id="drill-total">$0.09</strong>' in page

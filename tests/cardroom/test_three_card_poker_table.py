@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from functools import partial
 from io import StringIO
 
 import pytest
@@ -18,7 +19,7 @@ from asgiref.sync import sync_to_async
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from accounts.ledger import house_account, rake_account
+from accounts.ledger import account_for, house_account, rake_account
 from accounts.models import Transfer
 from cardroom.bots import bot_decision
 from cardroom.models import Seat, Table
@@ -64,6 +65,9 @@ async def test_a_round_against_the_house_settles_every_bet_and_hides_the_dealer(
         assert (await client.act(kind="sit", buy_in=10_000))["type"] == "ack"
     house_before = (await sync_to_async(house_account)()).balance
     rake_before = (await sync_to_async(rake_account)()).balance
+    # The other side of the bets is this table's house account (accounts/ledger.py).
+    table_house = partial(account_for, kind="house", table_id=table.pk)
+    table_rake = partial(account_for, kind="rake", table_id=table.pk)
     assert (await ann.act(kind="bet", ante=100, pair_plus=50))["type"] == "ack"
     assert (await ben.act(kind="bet", ante=200))["type"] == "ack"
     await advance(table)  # Cat does not bet: at the deadline the deal goes to Ann and Ben
@@ -99,8 +103,11 @@ async def test_a_round_against_the_house_settles_every_bet_and_hides_the_dealer(
             assert not cards_in(frame) & (others | set(DEALER.split())), f"seat {seat} saw"
 
     # Money: bets to the house bank, payouts from it; the rake ledger untouched.
-    house = await sync_to_async(house_account)()
-    assert house.balance - house_before == -50
+    house = await sync_to_async(table_house)()
+    assert (house.code, house.kind, house.balance) == (f"house:t{table.pk}", "house", -50)
+    assert (await sync_to_async(table_rake)()).balance == 0
+    # The house's own accounts were not touched by the table.
+    assert (await sync_to_async(house_account)()).balance == house_before
     assert (await sync_to_async(rake_account)()).balance == rake_before
     bets = Transfer.objects.filter(kind="bet", table_id=table.pk).order_by("id")
     assert [t.amount async for t in bets] == [100, 50, 200, 100]

@@ -47,6 +47,7 @@ from cardroom.tables.protocol import (
     parse_message,
 )
 from cardroom.tables.queue import submit
+from cardroom.tables.rows import table_row
 from cardroom.tables.runtime import table_apply
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
 from cardroom.tables.threads import SERIAL_WRITES
@@ -263,7 +264,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.send_state(state_frame(kept, self.scope["user"].pk))
 
     def _read(self) -> dict[str, Any]:
-        return snapshot_from_db(Table.objects.get(pk=self.table_id))
+        return snapshot_from_db(table_row(self.table_id))
 
     def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:
         """The latest snapshot; what a version did not change (the log of hands) carries."""

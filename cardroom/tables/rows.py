@@ -11,7 +11,7 @@ the difference (``tests/cardroom/test_rows.py`` compares them with the ORM's).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -19,11 +19,17 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model
 
-from accounts.models import User
+from accounts.models import Account, AccountKind, Transfer, User
 from cardroom.models import Hand, Seat, Table
 from cardroom.responsible.models import PlayerLimits
 
-__all__ = ["held_seats", "table_row_locked"]
+__all__ = [
+    "bankroll_balances",
+    "held_seats",
+    "last_transfer_id",
+    "table_row",
+    "table_row_locked",
+]
 
 
 @dataclass(frozen=True)
@@ -98,7 +104,16 @@ def held_seats(table_id: int) -> dict[int, Seat]:
 def table_row_locked(table_id: int) -> Table:
     """The table row, locked for this transaction (where the database locks rows), with its
     open hand cached as ``open_hand``; Table.DoesNotExist if there is no such table."""
-    lock = bool(connection.features.has_select_for_update_of)
+    return _table_row(table_id, lock=bool(connection.features.has_select_for_update_of))
+
+
+def table_row(table_id: int) -> Table:
+    """The table row with its open hand, as ``table_row_locked`` reads it, without a lock (a
+    socket's first frame, a ``sync``)."""
+    return _table_row(table_id, lock=False)
+
+
+def _table_row(table_id: int, *, lock: bool) -> Table:
     rows = _fetch(_table_sql(connection.vendor, lock), table_id)
     if not rows:
         raise Table.DoesNotExist(f"no table {table_id}")
@@ -107,6 +122,31 @@ def table_row_locked(table_id: int) -> Table:
     assert isinstance(table, Table)
     Table._meta.get_field("open_hand").set_cached_value(table, hand)
     return table
+
+
+def last_transfer_id(table_id: int) -> int:
+    """The id of the table's last ledger transfer (0 before any): where a void stops."""
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT MAX({quote('id')}) FROM {quote(Transfer._meta.db_table)} "
+        f"WHERE {quote('table_id')} = %s"
+    )
+    return int(_fetch(sql, table_id)[0][0] or 0)
+
+
+def bankroll_balances(user_ids: Collection[int]) -> dict[int, int]:
+    """The players' bankroll balances, in cents, by user id."""
+    if not user_ids:
+        return {}
+    quote = connection.ops.quote_name
+    listed = ", ".join(["%s"] * len(user_ids))
+    sql = (
+        f"SELECT {quote('user_id')}, {quote('balance')} FROM {quote(Account._meta.db_table)} "
+        f"WHERE {quote('kind')} = %s AND {quote('user_id')} IN ({listed})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [AccountKind.BANKROLL.value, *user_ids])
+        return {int(user): int(balance) for user, balance in cursor.fetchall()}
 
 
 def _fetch(sql: str, table_id: int) -> list[tuple[Any, ...]]:

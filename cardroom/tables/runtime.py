@@ -21,7 +21,7 @@ from django.db.models import Max
 from django.utils import timezone, translation
 
 from accounts.ledger import LedgerError, Posting, ledger_post
-from accounts.models import Account, AccountKind, User
+from accounts.models import User
 from cardroom.models import (
     Hand,
     HandEvent,
@@ -36,7 +36,12 @@ from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.freshness import LEASE
 from cardroom.tables.places import account_code, transfer_kind
-from cardroom.tables.rows import held_seats, table_row_locked
+from cardroom.tables.rows import (
+    bankroll_balances,
+    held_seats,
+    last_transfer_id,
+    table_row_locked,
+)
 from cardroom.tables.selectors import recent_hands
 from cardroom.tables.snapshots import commitment_of, table_snapshot
 from cardroom.tables.writes import insert_rows, update_row
@@ -498,12 +503,11 @@ def _snapshot(
         if place.startswith("bankroll:") and int(place.split(":")[1]) in users
     }
     # Text keys: the snapshot crosses Redis as msgpack, whose maps take no integer keys.
-    bankrolls = {
-        str(user): balance
-        for user, balance in Account.objects.filter(
-            kind=AccountKind.BANKROLL, user_id__in=moved
-        ).values_list("user_id", "balance")
-    } if moved else None  # fmt: skip
+    bankrolls = (
+        {str(user): balance for user, balance in bankroll_balances(moved).items()}
+        if moved
+        else None
+    )
     online = [
         (number, seat.user_id, seat.connections > 0 or users[number].is_bot)
         for number, seat in sorted(seats.items())
@@ -554,9 +558,7 @@ def journal_restore(*, table: Table, version: int, state: dict[str, Any]) -> Non
 
 
 def _last_transfer(table: Table) -> int:
-    from accounts.models import Transfer
-
-    return Transfer.objects.filter(table_id=table.pk).aggregate(n=Max("id"))["n"] or 0
+    return last_transfer_id(table.pk)
 
 
 def _player_action(

@@ -12,7 +12,7 @@ from django.utils import timezone
 from cardroom.models import Seat
 from cardroom.responsible.checks import limits_row
 from cardroom.responsible.models import PlayerLimits
-from cardroom.tables.rows import held_seats, table_row_locked
+from cardroom.tables.rows import held_seats, table_row, table_row_locked
 from cardroom.tables.runtime import table_act, table_create
 
 
@@ -99,3 +99,31 @@ def test_the_locked_table_row_is_the_orms_row_with_its_open_hand(make_player):
     assert type(read.deadline) is type(orm.deadline) and read.deadline == orm.deadline
     with pytest.raises(Table.DoesNotExist):
         table_row_locked(table.pk + 1000)
+    unlocked = table_row(table.pk)  # a socket's first frame reads the same, with no lock
+    assert values(unlocked) == values(read) and values(unlocked.open_hand) == values(hand)
+
+
+@pytest.mark.django_db
+def test_the_last_transfer_and_the_bankrolls_are_the_ledgers(make_player):
+    from django.db.models import Max
+
+    from accounts.models import Account, AccountKind, Transfer
+    from cardroom.tables.rows import bankroll_balances, last_transfer_id
+
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Ledger"
+    )
+    assert last_transfer_id(table.pk) == 0
+    ann, ben = make_player("ann"), make_player("ben")
+    table_act(table_id=table.pk, user=ann, action={"kind": "sit", "buy_in": 12_345})
+    table_act(table_id=table.pk, user=ben, action={"kind": "sit", "buy_in": 20_000})
+    last = Transfer.objects.filter(table_id=table.pk).aggregate(n=Max("id"))["n"]
+    assert last_transfer_id(table.pk) == last > 0
+    bankrolls = dict(
+        Account.objects.filter(kind=AccountKind.BANKROLL).values_list("user_id", "balance")
+    )
+    assert bankroll_balances({ann.pk, ben.pk}) == {
+        ann.pk: bankrolls[ann.pk],
+        ben.pk: bankrolls[ben.pk],
+    }
+    assert bankroll_balances(set()) == {}

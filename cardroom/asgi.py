@@ -14,13 +14,12 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from cardroom.routing import websocket_urlpatterns  # noqa: E402
-from cardroom.tables.auth import TokenAuthMiddleware  # noqa: E402
+from cardroom.tables.auth import session_and_token_auth  # noqa: E402  (needs Django set up)
 from cardroom.tables.broadcast import ServerLoop  # noqa: E402
 from games.guts.showdown import warm  # noqa: E402
 
@@ -48,7 +47,7 @@ application = ServerLoop(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                session_and_token_auth(URLRouter(websocket_urlpatterns))
             ),
         }
     )

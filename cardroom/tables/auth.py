@@ -21,8 +21,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.db.models import Q
@@ -184,6 +186,25 @@ def _bearer_login(
     if not found.user.is_active:
         return None, None
     return found, None
+
+
+class SessionAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
+    """Channels' session login (``AuthMiddleware``), with the session read in the pool.
+
+    Channels reads the session and its user in its one database thread, which on SQLite is
+    also the thread every write goes through: when a room opened, each socket's handshake
+    waited there behind the sits of the sockets before it. The look-up is a read.
+    """
+
+    async def resolve_scope(self, scope: dict[str, Any]) -> None:
+        read = database_sync_to_async(get_user.func, thread_sensitive=False)
+        scope["user"]._wrapped = await read(scope)
+
+
+def session_and_token_auth(inner: Any) -> Any:
+    """What ``AuthMiddlewareStack`` does (cookies, session, its user), with the session read
+    in the pool, then the bearer tokens of the JSON protocol."""
+    return CookieMiddleware(SessionMiddleware(SessionAuthMiddleware(TokenAuthMiddleware(inner))))
 
 
 #: Stamps of ``last_used`` under way (held, so that none is collected before it runs).

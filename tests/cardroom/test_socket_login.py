@@ -30,3 +30,37 @@ async def test_a_token_login_over_a_socket_stamps_last_used():
         await asyncio.sleep(0.02)
     assert stamped is not None
     await client.close()
+
+
+async def test_a_session_login_is_read_in_the_pool(monkeypatch):
+    """The session's user is read off Channels' one database thread (SQLite's writers')."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    import cardroom.tables.auth
+    from cardroom.tables.auth import SessionAuthMiddleware
+
+    ann = await sync_to_async(user_create)(username="ann")
+    session = SessionStore()
+    session[SESSION_KEY] = str(ann.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = ann.get_session_auth_hash()
+    await sync_to_async(session.save)()
+    asked: list[bool] = []
+    real = cardroom.tables.auth.database_sync_to_async
+
+    def recorded(func, *, thread_sensitive=True):
+        asked.append(thread_sensitive)
+        return real(func, thread_sensitive=thread_sensitive)
+
+    monkeypatch.setattr(cardroom.tables.auth, "database_sync_to_async", recorded)
+    seen = {}
+
+    async def app(scope, receive, send):
+        seen["user"] = scope["user"]
+
+    for stored in (session, SessionStore()):  # logged in; no login
+        await SessionAuthMiddleware(app)({"type": "websocket", "session": stored}, None, None)
+        seen[stored is session] = (seen["user"].is_authenticated, seen["user"].pk)
+    assert seen[True] == (True, ann.pk) and seen[False] == (False, None)
+    assert asked == [False, False]

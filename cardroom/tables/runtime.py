@@ -221,7 +221,7 @@ def _apply(
     try:
         with transaction.atomic():
             table = locked_table(table_id)
-            return _apply_to(table, _seats(table), action, user, now, action_id, present)
+            return _apply_to(table, held_seats(table.pk), action, user, now, action_id, present)
     except (IllegalAction, ConfigError, LedgerError, IntegrityError):
         # A refusal may be the retry of an id that was applied (a top-up now over the limit,
         # an ante already made, the journal's unique id): then it is answered as applied.
@@ -312,7 +312,7 @@ def table_act_many(
                 continue
             if table is None:
                 table = locked_table(table_id)
-                seats = _seats(table)
+                seats = held_seats(table.pk)
             try:
                 with transaction.atomic():
                     answer = _apply_to(table, seats, dict(action), user, None, action_id, present)
@@ -364,12 +364,6 @@ def _no_seat(status: str) -> Sentence:
     return words("this table is {status}: nobody can sit down", status=status)
 
 
-def _seats(table: Table) -> dict[int, Seat]:
-    """The seats held, with their players and each player's limits (one query: a player
-    without limits costs nothing more)."""
-    return held_seats(table.pk)
-
-
 def table_release(*, table_id: int, now: datetime | None = None) -> Outcome | None:
     """Stand up now the players flagged to leave (an exclusion, "leave my tables", a loss
     limit reached, recorded by any process) whose seat has nothing in the hand in play; the
@@ -379,7 +373,7 @@ def table_release(*, table_id: int, now: datetime | None = None) -> Outcome | No
         if table.status == TableStatus.CLOSED:
             return None
         engine = engine_for(table.game)
-        seats = _seats(table)
+        seats = held_seats(table.pk)
         state = engine.game.load(table.state)
         if not seats_to_release(engine, state, seats):
             return None
@@ -470,7 +464,7 @@ def settle(
     if at_rest or "hand_ended" in types:
         # The point a void returns to: everything after it belongs to the next hand.
         table.rest_state = table.state
-        table.rest_transfer = _last_transfer(table)
+        table.rest_transfer = last_transfer_id(table.pk)
         written += ["rest_state", "rest_transfer"]
     table.version = version
     # A pause holds the clock between hands; a closing Guts table plays on to the round's end.
@@ -555,10 +549,6 @@ def journal_restore(*, table: Table, version: int, state: dict[str, Any]) -> Non
         seq=0 if last is None else last + 1,
         action={"kind": "restore", "state": state},
     )
-
-
-def _last_transfer(table: Table) -> int:
-    return last_transfer_id(table.pk)
 
 
 def _player_action(

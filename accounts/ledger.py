@@ -17,6 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from accounts.models import OVERDRAFT_KINDS, Account, AccountKind, Transfer, TransferKind, User
+from cardroom.tables.writes import insert_returning, insert_rows
 from games.words import Money, Sentence, words
 
 __all__ = [
@@ -188,7 +189,8 @@ def ledger_post(
     ``fresh_keys``: the caller's keys cannot have been used (the table runtime's name a table
     version it holds locked), so the check is left to the keys' unique index, and the postings
     join the caller's transaction (an account a posting names is opened on first use). A used
-    key then fails the caller's whole transaction, as it should.
+    key then fails the caller's whole transaction, as it should. The transfers it returns
+    carry no primary key (none is read back).
     """
     if not postings:
         return []
@@ -233,17 +235,17 @@ def _post_fresh(
     """The runtime's path: a lock query, the accounts a table opens, one insert, one update."""
     accounts = _locked(codes)
     missing = [code for code in codes if code not in accounts]
-    if missing:
-        # A new stack, pot or reserve (or the first rake): rows this transaction inserts are
-        # its own until it commits, so they need no lock of their own.
-        for account in Account.objects.bulk_create(
-            Account(**_account_fields(code)) for code in missing
-        ):
-            accounts[account.code] = account
+    # A new stack, pot or reserve (or the first rake): rows this transaction inserts are its
+    # own until it commits, so they need no lock of their own.
+    for code in missing:
+        account = Account(**_account_fields(code))
+        insert_returning(account)
+        accounts[code] = account
     deltas = _deltas(postings, accounts)
-    transfers = Transfer.objects.bulk_create(
-        _transfer(posting, accounts, table_id, hand_id, actor) for posting in postings
-    )
+    transfers = [_transfer(posting, accounts, table_id, hand_id, actor) for posting in postings]
+    # One hand-written statement (the ORM's bulk_create built it again on every action); the
+    # runtime reads no transfer back, so their ids are not either.
+    insert_rows(Transfer, transfers)
     _apply_deltas(deltas, accounts)
     return transfers
 

@@ -182,9 +182,7 @@ def guard_stake(
         return
     # A sitting player's row is not joined to the seats query (their seat is new): read it.
     user = seat.user
-    row = (
-        PlayerLimits.objects.filter(user_id=user.pk).first() if kind == "sit" else limits_row(user)
-    )
+    row = _limits_of_new_player(user.pk) if kind == "sit" else limits_row(user)
     if row is None:
         return
     refusal = exclusion_refusal(row, now)
@@ -212,6 +210,14 @@ def guard_stake(
         refused = _session_refusal(row.session_minutes, kind, seat, now)
     if refused is not None:
         raise IllegalAction(refused.message)
+
+
+def _limits_of_new_player(user_id: int) -> PlayerLimits | None:
+    """The limits of a player taking a seat (a hand-written read: every sit makes it)."""
+    from cardroom.tables.rows import rows_where
+
+    rows = rows_where(PlayerLimits, "user_id", user_id)
+    return rows[0] if rows and isinstance(rows[0], PlayerLimits) else None
 
 
 def _money_refusal(

@@ -32,6 +32,7 @@ from cardroom.bots import bots_sweep
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.broadcast import server_loop
+from cardroom.tables.rows import table_still_due
 from cardroom.tables.runtime import table_apply, table_timeout
 from cardroom.waitlist.services import waitlist_sweep
 from games.engine import IllegalAction
@@ -55,10 +56,7 @@ DEFAULT_GRACE_SECONDS = 60
 
 def _claim(table_id: int, now: datetime) -> bool:
     """Lock the table if it is still due and nobody else holds it (PostgreSQL: skip locked)."""
-    tables = Table.objects.filter(pk=table_id, deadline__lte=now)
-    if connection.vendor == "postgresql":
-        return tables.select_for_update(skip_locked=True).exists()
-    return tables.exists()
+    return table_still_due(table_id, now)
 
 
 def clock_sweep(

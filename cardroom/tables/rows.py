@@ -13,6 +13,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -20,15 +21,18 @@ from django.db import connection
 from django.db.models import Model
 
 from accounts.models import Account, AccountKind, Transfer, User
-from cardroom.models import Hand, Seat, Table
+from cardroom.models import Hand, Round, Seat, Table
 from cardroom.responsible.models import PlayerLimits
 
 __all__ = [
     "bankroll_balances",
+    "hand_numbering",
     "held_seats",
     "last_transfer_id",
+    "rows_where",
     "table_row",
     "table_row_locked",
+    "table_still_due",
 ]
 
 
@@ -124,6 +128,22 @@ def _table_row(table_id: int, *, lock: bool) -> Table:
     return table
 
 
+def table_still_due(table_id: int, now: datetime) -> bool:
+    """Whether the table's deadline has passed by ``now``; on PostgreSQL the row is then locked
+    for this transaction, and a row another transaction holds counts as not due (skipped, not
+    waited for: the clock's claim of a timeout)."""
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT 1 FROM {quote(Table._meta.db_table)} "
+        f"WHERE {quote('id')} = %s AND {quote('deadline')} <= %s"
+    )
+    if connection.features.has_select_for_update_skip_locked:
+        sql += " FOR UPDATE SKIP LOCKED"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id, connection.ops.adapt_datetimefield_value(now)])
+        return cursor.fetchone() is not None
+
+
 def last_transfer_id(table_id: int) -> int:
     """The id of the table's last ledger transfer (0 before any): where a void stops."""
     quote = connection.ops.quote_name
@@ -132,6 +152,43 @@ def last_transfer_id(table_id: int) -> int:
         f"WHERE {quote('table_id')} = %s"
     )
     return int(_fetch(sql, table_id)[0][0] or 0)
+
+
+def hand_numbering(table_id: int) -> tuple[int, int | None]:
+    """The number of the table's last hand (0 before any) and the id of its open round
+    (None between rounds, and in games without rounds): what a new hand is numbered by."""
+    quote = connection.ops.quote_name
+    hand, round_ = quote(Hand._meta.db_table), quote(Round._meta.db_table)
+    table, number = quote("table_id"), quote("number")
+    sql = (
+        f"SELECT (SELECT MAX({number}) FROM {hand} WHERE {table} = %s), "
+        f"(SELECT {quote('id')} FROM {round_} WHERE {table} = %s AND {quote('ended')} IS NULL "
+        f"ORDER BY {number} DESC LIMIT 1)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id, table_id])
+        last, open_round = cursor.fetchone()
+    return int(last or 0), None if open_round is None else int(open_round)
+
+
+@cache
+def _where_sql(model: type[Model], column: str, vendor: str) -> str:
+    quote = connection.ops.quote_name
+    pk = model._meta.pk
+    assert pk is not None
+    return (
+        f"SELECT {_selected((_Part(model),))} FROM {quote(model._meta.db_table)} "
+        f"WHERE {quote(column)} = %s ORDER BY {quote(str(pk.column))}"
+    )
+
+
+def rows_where(model: type[Model], column: str, value: Any) -> list[Model]:
+    """``model.objects.filter(<column>=value).order_by("pk")``, every field read, as the ORM's
+    own instances: for the small look-ups a sit makes (the player's limits, the table's wait
+    list), whose ORM query cost more than the database's work."""
+    read = _readers((_Part(model),))[0]
+    rows = (read(row) for row in _fetch(_where_sql(model, column, connection.vendor), value))
+    return [row for row in rows if row is not None]
 
 
 def bankroll_balances(user_ids: Collection[int]) -> dict[int, int]:
@@ -149,9 +206,9 @@ def bankroll_balances(user_ids: Collection[int]) -> dict[int, int]:
         return {int(user): int(balance) for user, balance in cursor.fetchall()}
 
 
-def _fetch(sql: str, table_id: int) -> list[tuple[Any, ...]]:
+def _fetch(sql: str, key: Any) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
+        cursor.execute(sql, [key])
         rows: list[tuple[Any, ...]] = cursor.fetchall()
     return rows
 

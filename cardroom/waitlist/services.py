@@ -188,9 +188,15 @@ def _offer_seats(table_id: int, now: datetime) -> int:
 def sit_refusal(table: Table, user: User, free: list[int], now: datetime) -> Sentence | None:
     """Why ``user`` may not take a free seat now (the line is ahead of them), or None; takes
     them out of the line when they may. Called by the runtime under the table's lock."""
-    line: list[Any] = list(
-        WaitingPlayer.objects.filter(table=table).values_list("user_id", "joined", "offered_until")
-    )
+    from cardroom.tables.rows import rows_where
+
+    # Hand-written: read on every sit, where the ORM's building of the query cost more than
+    # the database's answer (usually: nobody waits).
+    line: list[Any] = [
+        (entry.user_id, entry.joined, entry.offered_until)
+        for entry in rows_where(WaitingPlayer, "table_id", table.pk)
+        if isinstance(entry, WaitingPlayer)
+    ]
     if not line:
         return None
     if len(free) <= seats_ahead(line, user.pk, now):

@@ -13,7 +13,7 @@ from cardroom.models import Seat
 from cardroom.responsible.checks import limits_row
 from cardroom.responsible.models import PlayerLimits
 from cardroom.tables.rows import held_seats, table_row, table_row_locked
-from cardroom.tables.runtime import table_act, table_create
+from cardroom.tables.runtime import table_act, table_create, table_timeout
 
 
 def values(instance) -> dict:
@@ -127,3 +127,73 @@ def test_the_last_transfer_and_the_bankrolls_are_the_ledgers(make_player):
         ben.pk: bankrolls[ben.pk],
     }
     assert bankroll_balances(set()) == {}
+
+
+@pytest.mark.django_db
+def test_rows_where_reads_the_orms_instances(make_player):
+    from cardroom.tables.rows import rows_where
+    from cardroom.waitlist.models import WaitingPlayer
+
+    ann, ben = make_player("ann"), make_player("ben")
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 2}, name="Where"
+    )
+    now = timezone.now()
+    WaitingPlayer.objects.create(table=table, user=ben, joined=now, offered_until=now)
+    WaitingPlayer.objects.create(table=table, user=ann, joined=now - timedelta(minutes=1))
+    PlayerLimits.objects.create(user=ann, loss_day=5_000, reality_acknowledged=now)
+    raw = rows_where(WaitingPlayer, "table_id", table.pk)
+    orm = list(WaitingPlayer.objects.filter(table=table).order_by("pk"))
+    assert [values(row) for row in raw] == [values(row) for row in orm]
+    assert [row.user_id for row in raw] == [ben.pk, ann.pk]  # by primary key, not by joined
+    assert isinstance(raw[1].joined, type(now))  # SQLite's text converted as the ORM does
+    (limits,) = rows_where(PlayerLimits, "user_id", ann.pk)
+    assert values(limits) == values(PlayerLimits.objects.get(user=ann))
+    assert rows_where(PlayerLimits, "user_id", ben.pk) == []
+
+
+@pytest.mark.django_db
+def test_hand_numbering_is_the_last_hand_and_the_open_round(make_player):
+    from cardroom.models import Hand, Round
+    from cardroom.tables.rows import hand_numbering
+
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 2}, name="Numbering"
+    )
+    assert hand_numbering(table.pk) == (0, None)
+    players = (make_player("ann"), make_player("ben"))
+    for player in players:
+        table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    table.refresh_from_db()
+    assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(milliseconds=10))
+    for player in players:
+        table_act(table_id=table.pk, user=player, action={"kind": "ante"})
+    last = Hand.objects.filter(table=table).order_by("-number").first()
+    open_round = Round.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    assert hand_numbering(table.pk) == (
+        last.number if last else 0,
+        open_round.pk if open_round else None,
+    )
+    assert last is not None and open_round is not None  # a Survivor round opens with its antes
+    Round.objects.filter(pk=open_round.pk).update(ended=timezone.now())
+    assert hand_numbering(table.pk) == (last.number, None)
+    Round.objects.filter(pk=open_round.pk).update(ended=None)  # as the journal left it
+
+
+@pytest.mark.django_db
+def test_a_table_is_still_due_once_its_deadline_has_passed(make_player):
+    from cardroom.models import Table
+    from cardroom.tables.rows import table_still_due
+
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 2}, name="Due"
+    )
+    assert not table_still_due(table.pk, timezone.now())  # no deadline at all
+    for player in (make_player("ann"), make_player("ben")):
+        table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    deadline = Table.objects.get(pk=table.pk).deadline
+    assert deadline is not None
+    assert not table_still_due(table.pk, deadline - timedelta(milliseconds=1))
+    assert table_still_due(table.pk, deadline)
+    assert table_still_due(table.pk, deadline + timedelta(hours=1))
+    assert not table_still_due(table.pk + 1000, deadline)  # no such table

@@ -100,3 +100,20 @@ def test_an_updated_table_reads_back_as_saved(table):
     assert (read.state, read.version, read.deadline) == (table.state, 41, table.deadline)
     assert read.updated > before
     assert values(read, "updated") == values(table, "updated")
+
+
+def test_insert_returning_reads_back_its_key_as_the_orms_create(table, make_player):
+    from cardroom.models import Seat
+    from cardroom.tables.writes import insert_returning
+
+    ann, ben = make_player("ann"), make_player("ben")
+    raw = Seat(table=table, number=1, user=ann, connections=1, last_seen=timezone.now())
+    insert_returning(raw)
+    orm = Seat.objects.create(table=table, number=2, user=ben)
+    assert raw.pk is not None and raw.pk != orm.pk and not raw._state.adding
+    stored = Seat.objects.get(pk=raw.pk)
+    assert values(stored, "number", "user_id", "joined", "connections", "last_seen") == values(
+        Seat.objects.get(pk=orm.pk), "number", "user_id", "joined", "connections", "last_seen"
+    )
+    assert (stored.user_id, stored.connections, stored.joined) == (ann.pk, 1, raw.joined)
+    Seat.objects.filter(pk__in=[raw.pk, orm.pk]).delete()  # not a game's seats

@@ -211,13 +211,24 @@ async def play(urls: list[str], plan: Plan, hands: int, seconds: float) -> dict[
     import websockets
 
     gate = asyncio.Semaphore(bare.CONNECTING)
+    tables: dict[int, list[Bot]] = {table_id: [] for table_id, _ in plan}
+    started = time.monotonic()
 
     async def join(url: str, table_id: int, name: str, token: str, lazy: bool) -> Bot:
+        """Open, sit and play at once: a bot that waited for every other socket to open
+        before reading its own would time its sit by the slowest handshake of the room."""
         async with gate:
             path = f"/ws/api/tables/{table_id}/"
             socket = await bare.open_socket(url, path, {"Authorization": f"Bearer {token}"})
         bot = Bot(socket, name, lazy)
-        await bot.act(kind="sit", buy_in=20_000)
+        bot.mates = tables[table_id]
+        bot.mates.append(bot)
+        try:
+            await bot.act(kind="sit", buy_in=20_000)
+        except websockets.ConnectionClosed:
+            bot.dropped = True
+            return bot
+        await bot.run(hands, started + seconds)
         return bot
 
     players = [(table_id, index, *player) for table_id, seated in plan
@@ -232,14 +243,7 @@ async def play(urls: list[str], plan: Plan, hands: int, seconds: float) -> dict[
             outcome, OSError | TimeoutError | websockets.WebSocketException
         ):
             raise outcome
-    tables: dict[int, list[Bot]] = {}
-    for (table_id, *_), outcome in zip(players, joined, strict=True):
-        if isinstance(outcome, Bot):
-            outcome.mates = tables.setdefault(table_id, [])
-            outcome.mates.append(outcome)
     bots = [bot for mates in tables.values() for bot in mates]
-    started = time.monotonic()
-    await asyncio.gather(*(bot.run(hands, started + seconds) for bot in bots))
     elapsed = time.monotonic() - started
     for bot in bots:  # no more hands for these seats, so the tables stop soon (see settle)
         with contextlib.suppress(websockets.ConnectionClosed):
@@ -289,6 +293,20 @@ async def settle(plan: Plan) -> float:
     while time.monotonic() - started < SETTLE_SECONDS and await sync_to_async(ticking)():
         await asyncio.sleep(0.25)
     return round(time.monotonic() - started, 2)
+
+
+def teardown(plan: Plan) -> int:
+    """Close the game's tables (cashing their players out), so a run leaves no seated, away
+    players behind for the next run's clock to sit out and stand up; how many closed."""
+    from cardroom.operators.control import table_close
+    from games.engine import IllegalAction
+
+    closed = 0
+    for table_id, _ in plan:
+        with contextlib.suppress(IllegalAction):  # closed already
+            table_close(table_id=table_id)
+            closed += 1
+    return closed
 
 
 async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
@@ -409,6 +427,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         env = {"CARDROOM_BENCH": "1", **secret_key_env()}
         with live_servers("load", args.processes, env) as urls:
             result = asyncio.run(measure(urls, plan, args))
+    result["tables_closed"] = teardown(plan)
     if args.json:
         print(json.dumps(result))
     else:

@@ -21,7 +21,7 @@ from django.db import connection
 from django.db.models import Model
 
 from accounts.models import Account, AccountKind, Transfer, User
-from cardroom.models import Hand, Round, Seat, Table
+from cardroom.models import ApiToken, Hand, Round, Seat, Table
 from cardroom.responsible.models import PlayerLimits
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "table_row",
     "table_row_locked",
     "table_still_due",
+    "usable_token",
 ]
 
 
@@ -142,6 +143,39 @@ def table_still_due(table_id: int, now: datetime) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id, connection.ops.adapt_datetimefield_value(now)])
         return cursor.fetchone() is not None
+
+
+_TOKEN = (_Part(ApiToken), _Part(User))
+
+
+@cache
+def _token_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    token, user = (quote(part.model._meta.db_table) for part in _TOKEN)
+    expires = f"{token}.{quote('expires')}"
+    return (
+        f"SELECT {_selected(_TOKEN)} FROM {token} "
+        f"INNER JOIN {user} ON {token}.{quote('user_id')} = {user}.{quote('id')} "
+        f"WHERE {token}.{quote('digest')} = %s AND {token}.{quote('revoked')} IS NULL "
+        f"AND ({expires} IS NULL OR {expires} > %s)"
+    )
+
+
+def usable_token(digest: str, now: datetime) -> ApiToken | None:
+    """The token with this digest if it may be used at ``now`` (not revoked, not expired),
+    with its ``user`` cached: every API socket's handshake reads it."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _token_sql(connection.vendor), [digest, connection.ops.adapt_datetimefield_value(now)]
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    read_token, read_user = _readers(_TOKEN)
+    token, user = read_token(row), read_user(row)
+    assert isinstance(token, ApiToken) and isinstance(user, User)
+    ApiToken._meta.get_field("user").set_cached_value(token, user)
+    return token
 
 
 def last_transfer_id(table_id: int) -> int:

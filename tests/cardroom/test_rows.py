@@ -197,3 +197,26 @@ def test_a_table_is_still_due_once_its_deadline_has_passed(make_player):
     assert table_still_due(table.pk, deadline)
     assert table_still_due(table.pk, deadline + timedelta(hours=1))
     assert not table_still_due(table.pk + 1000, deadline)  # no such table
+
+
+@pytest.mark.django_db
+def test_a_usable_token_is_read_as_the_orm_reads_it(make_player):
+    from cardroom.models import ApiToken
+    from cardroom.tables.auth import _digest, token_create
+    from cardroom.tables.rows import usable_token
+
+    ann = make_player("ann")
+    now = timezone.now()
+    plain = token_create(user=ann, name="plain")
+    later = token_create(user=ann, name="later", expires=now + timedelta(hours=1))
+    expired = token_create(user=ann, name="expired", expires=now - timedelta(seconds=1))
+    revoked = token_create(user=ann, name="revoked")
+    ApiToken.objects.filter(name="revoked").update(revoked=now)
+    for token in (plain, later):
+        found = usable_token(_digest(token), now)
+        orm = ApiToken.objects.select_related("user").get(digest=_digest(token))
+        assert found is not None and values(found) == values(orm)
+        assert values(found.user) == values(orm.user)  # cached: no query for the user
+    assert usable_token(_digest(later), now + timedelta(hours=2)) is None  # expired by then
+    for token in (expired, revoked, "no such token"):
+        assert usable_token(_digest(token), now) is None

@@ -26,10 +26,14 @@ from cardroom.responsible.models import PlayerLimits
 
 __all__ = [
     "bankroll_balances",
+    "finished_hands",
     "hand_numbering",
     "held_seats",
     "last_transfer_id",
+    "open_commitment",
     "rows_where",
+    "seats_online",
+    "seats_since",
     "table_row",
     "table_row_locked",
     "table_still_due",
@@ -143,6 +147,93 @@ def table_still_due(table_id: int, now: datetime) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id, connection.ops.adapt_datetimefield_value(now)])
         return cursor.fetchone() is not None
+
+
+#: What the log of hands reads of a hand: not its deck nor its commitment's leaves.
+_FINISHED = (_Part(Hand, deferred=("deck", "commitment")),)
+_SEATED = (_Part(Seat), _Part(User))
+
+
+@cache
+def _finished_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT {_selected(_FINISHED)} FROM {quote(Hand._meta.db_table)} "
+        f"WHERE {quote('table_id')} = %s AND {quote('ended')} IS NOT NULL "
+        f"ORDER BY {quote('number')} DESC LIMIT %s"
+    )
+
+
+def finished_hands(table_id: int, limit: int) -> list[Hand]:
+    """The table's last ``limit`` finished hands, newest first (deck and leaves deferred)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_finished_sql(connection.vendor), [table_id, limit])
+        rows = cursor.fetchall()
+    (read,) = _readers(_FINISHED)
+    return [hand for hand in map(read, rows) if isinstance(hand, Hand)]
+
+
+@cache
+def _since_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    seat, user = (quote(part.model._meta.db_table) for part in _SEATED)
+    left = f"{seat}.{quote('left')}"
+    return (
+        f"SELECT {_selected(_SEATED)} FROM {seat} "
+        f"INNER JOIN {user} ON {seat}.{quote('user_id')} = {user}.{quote('id')} "
+        f"WHERE {seat}.{quote('table_id')} = %s AND ({left} IS NULL OR {left} >= %s) "
+        f"ORDER BY {seat}.{quote('id')}"
+    )
+
+
+def seats_since(table_id: int, moment: datetime) -> list[Seat]:
+    """The seats of the table held at ``moment`` or taken since, with ``user`` cached (who
+    played the hands of the log)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _since_sql(connection.vendor),
+            [table_id, connection.ops.adapt_datetimefield_value(moment)],
+        )
+        rows = cursor.fetchall()
+    read_seat, read_user = _readers(_SEATED)
+    user_field = Seat._meta.get_field("user")
+    seats = []
+    for row in rows:
+        seat, user = read_seat(row), read_user(row)
+        assert isinstance(seat, Seat) and isinstance(user, User)
+        user_field.set_cached_value(seat, user)
+        seats.append(seat)
+    return seats
+
+
+def seats_online(table_id: int) -> list[tuple[int, int, bool]]:
+    """(number, user id, online) of each seat held: online when a socket counts for it, and
+    always for a house bot, which plays from the server itself."""
+    quote = connection.ops.quote_name
+    seat, user = quote(Seat._meta.db_table), quote(User._meta.db_table)
+    sql = (
+        f"SELECT {seat}.{quote('number')}, {seat}.{quote('user_id')}, "
+        f"{seat}.{quote('connections')}, {user}.{quote('is_bot')} FROM {seat} "
+        f"INNER JOIN {user} ON {seat}.{quote('user_id')} = {user}.{quote('id')} "
+        f"WHERE {seat}.{quote('table_id')} = %s AND {seat}.{quote('left')} IS NULL "
+        f"ORDER BY {seat}.{quote('number')}"
+    )
+    return [
+        (int(number), int(user_id), bool(connections > 0 or bot))
+        for number, user_id, connections, bot in _fetch(sql, table_id)
+    ]
+
+
+def open_commitment(table_id: int) -> dict[str, Any] | None:
+    """The number and deck commitment of the table's hand in play, if one is open."""
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {quote('number')}, {quote('commitment_root')} FROM {quote(Hand._meta.db_table)} "
+        f"WHERE {quote('table_id')} = %s AND {quote('ended')} IS NULL "
+        f"ORDER BY {quote('number')} DESC LIMIT 1"
+    )
+    rows = _fetch(sql, table_id)
+    return {"number": int(rows[0][0]), "root": str(rows[0][1])} if rows else None
 
 
 _TOKEN = (_Part(ApiToken), _Part(User))

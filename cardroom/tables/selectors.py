@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from django.utils.translation import gettext_noop
 
 from cardroom.models import Hand, Seat, Table
+from cardroom.tables.rows import finished_hands, open_commitment, seats_since
 
 __all__ = ["SUMMARIES", "seat_of", "table_state"]
 
@@ -47,20 +47,11 @@ def table_state(*, table: Table, user_id: int | None) -> dict[str, Any]:
 
 def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
     """The table's last few finished hands, for the log: number, pot, rake and who won what."""
-    # Only what the log shows: a hand's deck and commitment leaves are the bulk of its row.
-    finished = Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")
-    hands = list(
-        finished.only("number", "result", "started", "ended", "void_reason", "commitment_root")[
-            :limit
-        ]
-    )
-    # The players who sat during these hands, not every seat the table ever had.
-    seats = list(
-        Seat.objects.filter(table=table)
-        .filter(Q(left__isnull=True) | Q(left__gte=min((h.started for h in hands), default=None)))
-        .select_related("user")
-        .only("number", "joined", "left", "user", "user__username", "user__display_name")
-    ) if hands else []  # fmt: skip
+    # Hand-written reads (cardroom/tables/rows.py): every showdown and every socket's first
+    # frame build this log. A hand's deck and commitment leaves, the bulk of its row, are not
+    # read; nor are the seats from before these hands.
+    hands = finished_hands(table.pk, limit)
+    seats = seats_since(table.pk, min(hand.started for hand in hands)) if hands else []
     rows = []
     for hand in hands:
         result = hand.result or {}
@@ -131,6 +122,4 @@ def _no_winner(game: str, hand: Hand, result: dict[str, Any]) -> str:
 
 def current_commitment(*, table: Table) -> dict[str, Any] | None:
     """The deck commitment of the hand in play (published before its deal), if any."""
-    open_hands = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number")
-    found = open_hands.values_list("number", "commitment_root").first()
-    return None if found is None else {"number": found[0], "root": found[1]}
+    return open_commitment(table.pk)

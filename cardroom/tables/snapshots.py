@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from threading import Lock
 from typing import Any
 
-from cardroom.models import Hand, Seat, Table
+from cardroom.models import Hand, Table
 from cardroom.tables.engines import engine_for
 
 __all__ = ["snapshot_from_db", "state_frame", "table_from", "table_snapshot"]
@@ -58,17 +58,12 @@ def table_snapshot(
 
 def snapshot_from_db(table: Table) -> dict[str, Any]:
     """The snapshot of ``table`` as the database holds it (a connection's first frame, sync)."""
+    from cardroom.tables.rows import seats_online
     from cardroom.tables.selectors import current_commitment, recent_hands
 
-    seats = list(
-        Seat.objects.filter(table=table, left__isnull=True).values_list(
-            "number", "user_id", "connections", "user__is_bot"
-        )
-    )
-    # House bots play from the server itself: always online.
     return table_snapshot(
         table,
-        [(number, user, connections > 0 or bot) for number, user, connections, bot in seats],
+        seats_online(table.pk),
         current_commitment(table=table),
         recent=recent_hands(table=table),
     )

@@ -220,3 +220,47 @@ def test_a_usable_token_is_read_as_the_orm_reads_it(make_player):
     assert usable_token(_digest(later), now + timedelta(hours=2)) is None  # expired by then
     for token in (expired, revoked, "no such token"):
         assert usable_token(_digest(token), now) is None
+
+
+@pytest.mark.django_db
+def test_the_snapshots_reads_are_the_orms(make_player):
+    from cardroom.models import Hand, Table
+    from cardroom.tables.rows import finished_hands, open_commitment, seats_online, seats_since
+
+    players = [make_player(name) for name in ("ann", "ben", "cat")]
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 4}, name="Snapshot"
+    )
+    for player in players:
+        table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    for _ in range(2):  # two hands: the antes, then everyone out (the pot carries)
+        while (table := Table.objects.get(pk=table.pk)).state.get("phase") != "ante":
+            assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(seconds=0.01))
+        for player in players:
+            table_act(table_id=table.pk, user=player, action={"kind": "ante"})
+        assert open_commitment(table.pk) is not None
+        for player in players:
+            table_act(table_id=table.pk, user=player, action={"kind": "declare", "choice": "out"})
+    table_act(table_id=table.pk, user=players[2], action={"kind": "leave"})
+    finished = Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")
+    assert len(finished) >= 2
+    raw = finished_hands(table.pk, 8)
+    assert [(h.pk, h.number, h.result, h.started, h.ended, h.void_reason) for h in raw] == [
+        (h.pk, h.number, h.result, h.started, h.ended, h.void_reason) for h in finished
+    ]
+    assert [h.number for h in finished_hands(table.pk, 1)] == [finished[0].number]
+    since = raw[-1].started
+    orm = Seat.objects.filter(table=table).select_related("user").order_by("pk")
+    expected = [s for s in orm if s.left is None or s.left >= since]
+    assert [(values(s), values(s.user)) for s in seats_since(table.pk, since)] == [
+        (values(s), values(s.user)) for s in expected
+    ]
+    Seat.objects.filter(user=players[0], left__isnull=True).update(connections=1)
+    held = Seat.objects.filter(table=table, left__isnull=True).order_by("number")
+    assert seats_online(table.pk) == [(s.number, s.user_id, s.user == players[0]) for s in held]
+    open_hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    assert open_commitment(table.pk) == (
+        None
+        if open_hand is None
+        else {"number": open_hand.number, "root": open_hand.commitment_root}
+    )

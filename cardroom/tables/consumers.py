@@ -47,9 +47,9 @@ from cardroom.tables.protocol import (
     parse_message,
 )
 from cardroom.tables.queue import submit
-from cardroom.tables.rows import table_row
 from cardroom.tables.runtime import table_apply
-from cardroom.tables.snapshots import snapshot_from_db, state_frame
+from cardroom.tables.snapshot_reads import shared_snapshot
+from cardroom.tables.snapshots import state_frame
 from cardroom.tables.threads import SERIAL_WRITES
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_of, words
@@ -258,13 +258,15 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """This viewer's frame from the database: on connect, on ``sync``, when a version
         came without its snapshot. Reads run in the thread pool, not the one thread that
         serialises writes."""
-        snapshot = await database_sync_to_async(self._read, thread_sensitive=False)()
+        snapshot = await self.read_snapshot()
         if force or snapshot["version"] > self.version:
             kept = self.keep(snapshot)
             await self.send_state(state_frame(kept, self.scope["user"].pk))
 
-    def _read(self) -> dict[str, Any]:
-        return snapshot_from_db(table_row(self.table_id))
+    async def read_snapshot(self) -> dict[str, Any]:
+        """The table's snapshot from the database, shared with this table's other sockets
+        that ask at the same moment (cardroom/tables/snapshot_reads.py)."""
+        return await shared_snapshot(self.table_id)
 
     def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:
         """The latest snapshot; what a version did not change (the log of hands) carries."""
@@ -357,10 +359,14 @@ class TablePageConsumer(_TableConsumer):
 
     bankroll: int = 0
 
-    def _read(self) -> dict[str, Any]:
-        # The viewer's bankroll is read with the table; later versions carry it when it moves.
-        self.bankroll = bankroll_balance(user=self.scope["user"])
-        return super()._read()
+    async def read_snapshot(self) -> dict[str, Any]:
+        snapshot = await super().read_snapshot()
+        # The viewer's own bankroll, read after the table's (so never older than the snapshot);
+        # later versions carry it when it moves.
+        self.bankroll = await database_sync_to_async(bankroll_balance, thread_sensitive=False)(
+            user=self.scope["user"]
+        )
+        return snapshot
 
     def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:
         kept = super().keep(snapshot)

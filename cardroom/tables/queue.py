@@ -25,7 +25,7 @@ from channels.db import database_sync_to_async
 
 from accounts.models import User
 from cardroom.tables.runtime import Outcome, Request, table_act_many
-from cardroom.tables.threads import SERIAL_WRITES
+from cardroom.tables.threads import SERIAL_WRITES, action_pool
 
 __all__ = ["submit"]
 
@@ -82,7 +82,7 @@ async def _apply_waiting(waiting: _Waiting, table_id: int) -> None:
             requests = [request for request, _ in batch]
             try:
                 answers = await database_sync_to_async(
-                    table_act_many, thread_sensitive=SERIAL_WRITES
+                    table_act_many, thread_sensitive=SERIAL_WRITES, executor=action_pool()
                 )(table_id=table_id, requests=requests)
             except Exception as failure:  # the database: no action of the batch was applied
                 answers = [failure] * len(batch)

@@ -27,7 +27,7 @@ def test_database_is_the_one_configured():
 def test_channel_layer_is_the_one_configured_and_delivers():
     layer = get_channel_layer()
     # The embedded default: Channels' in-memory layer, made cheaper (cardroom/tables/layer.py).
-    expected = "RedisChannelLayer" if os.environ.get("REDIS_URL") else "ProcessChannelLayer"
+    expected = "RedisPubSubChannelLayer" if os.environ.get("REDIS_URL") else "ProcessChannelLayer"
     assert type(layer).__name__ == expected
 
     async def round_trip() -> dict:

@@ -207,7 +207,7 @@ _REDIS_LAYERS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
     "lists": "channels_redis.core.RedisChannelLayer",
 }
-_redis_layer = envstr("CARDROOM_REDIS_LAYER", "pubsub")
+_redis_layer = envstr("CARDROOM_REDIS_LAYER", "lists")
 if _redis_layer not in _REDIS_LAYERS:
     raise ImproperlyConfigured(
         f"CARDROOM_REDIS_LAYER must be one of {', '.join(_REDIS_LAYERS)}, not {_redis_layer!r}"
@@ -215,14 +215,15 @@ if _redis_layer not in _REDIS_LAYERS:
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # Pub/sub: a group message is published once, and each process subscribed to the
-            # group hands it to its own sockets. The lists layer (channels_redis.core) sends
-            # one message per socket, and each process takes them off its list one at a time,
-            # four Redis commands each, in one loop: at 40 tables on two processes that loop
-            # fell so far behind that pushes came seconds late and clients synced thousands
-            # of times a run (docs/architecture.md, "Where the time goes"). What pub/sub does
-            # not keep (a message published while a process is cut off from Redis), the
-            # freshness round repairs. CARDROOM_REDIS_LAYER=lists selects the lists layer.
+            # The lists layer (channels_redis.core) sends one message per socket, and each
+            # process takes its messages off its list one at a time, four Redis commands each,
+            # in one loop: at 40 tables on two processes that loop falls behind, pushes come
+            # seconds late and clients sync thousands of times a run. CARDROOM_REDIS_LAYER=
+            # pubsub publishes a version once and each process hands it to its own sockets:
+            # measured far better, but in one run of three 7 of 200 handshakes never reached
+            # the accept (where that layer subscribes) before the client gave up after 30 s,
+            # so it is not the default yet
+            # (docs/architecture.md, "Where the time goes").
             "BACKEND": _REDIS_LAYERS[_redis_layer],
             "CONFIG": {
                 # channels_redis waits for messages with a 5-second blocking pop; redis-py 8
@@ -244,7 +245,7 @@ if REDIS_URL:
                 # The lists layer: a process's sockets share one Redis list, which the default
                 # capacity (100) fills at a busy moment of a few dozen tables: pushes were
                 # dropped ("over capacity") and clients had to sync. Messages still expire.
-                # (Pub/sub keeps no lists and ignores it.)
+                # (The pub/sub layer keeps no lists and ignores it.)
                 "capacity": 5000,
                 # Parallel test workers share one Redis: keep their groups apart.
                 "prefix": "cardroom" + os.environ.get("PYTEST_XDIST_WORKER", ""),

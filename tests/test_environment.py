@@ -27,7 +27,12 @@ def test_database_is_the_one_configured():
 def test_channel_layer_is_the_one_configured_and_delivers():
     layer = get_channel_layer()
     # The embedded default: Channels' in-memory layer, made cheaper (cardroom/tables/layer.py).
-    expected = "RedisPubSubChannelLayer" if os.environ.get("REDIS_URL") else "ProcessChannelLayer"
+    redis = {"pubsub": "RedisPubSubChannelLayer", "lists": "RedisChannelLayer"}
+    expected = (
+        redis[os.environ.get("CARDROOM_REDIS_LAYER", "lists")]
+        if os.environ.get("REDIS_URL")
+        else "ProcessChannelLayer"
+    )
     assert type(layer).__name__ == expected
 
     async def round_trip() -> dict:

@@ -173,16 +173,23 @@ def finished_hands(table_id: int, limit: int) -> list[Hand]:
     return [hand for hand in map(read, rows) if isinstance(hand, Hand)]
 
 
+def _with_player(parts: tuple[_Part, ...]) -> tuple[str, str]:
+    """``SELECT`` the parts' columns ``FROM`` the first part's rows joined to their players
+    (the second part), and the first table's quoted name, for the caller's ``WHERE``."""
+    quote = connection.ops.quote_name
+    rows, user = (quote(part.model._meta.db_table) for part in parts[:2])
+    join = f"INNER JOIN {user} ON {rows}.{quote('user_id')} = {user}.{quote('id')}"
+    return f"SELECT {_selected(parts)} FROM {rows} {join}", rows
+
+
 @cache
 def _since_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
-    seat, user = (quote(part.model._meta.db_table) for part in _SEATED)
+    select, seat = _with_player(_SEATED)
     left = f"{seat}.{quote('left')}"
     return (
-        f"SELECT {_selected(_SEATED)} FROM {seat} "
-        f"INNER JOIN {user} ON {seat}.{quote('user_id')} = {user}.{quote('id')} "
-        f"WHERE {seat}.{quote('table_id')} = %s AND ({left} IS NULL OR {left} >= %s) "
-        f"ORDER BY {seat}.{quote('id')}"
+        f"{select} WHERE {seat}.{quote('table_id')} = %s "
+        f"AND ({left} IS NULL OR {left} >= %s) ORDER BY {seat}.{quote('id')}"
     )
 
 
@@ -242,12 +249,10 @@ _TOKEN = (_Part(ApiToken), _Part(User))
 @cache
 def _token_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
-    token, user = (quote(part.model._meta.db_table) for part in _TOKEN)
+    select, token = _with_player(_TOKEN)
     expires = f"{token}.{quote('expires')}"
     return (
-        f"SELECT {_selected(_TOKEN)} FROM {token} "
-        f"INNER JOIN {user} ON {token}.{quote('user_id')} = {user}.{quote('id')} "
-        f"WHERE {token}.{quote('digest')} = %s AND {token}.{quote('revoked')} IS NULL "
+        f"{select} WHERE {token}.{quote('digest')} = %s AND {token}.{quote('revoked')} IS NULL "
         f"AND ({expires} IS NULL OR {expires} > %s)"
     )
 

@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from cardroom.models import Hand, Seat, Table
-from cardroom.tables.rows import finished_hands, open_commitment, seats_since
+from cardroom.tables.rows import finished_hands, seats_since
 
 __all__ = ["SUMMARIES", "seat_of", "table_state"]
 
@@ -118,8 +118,3 @@ def _no_winner(game: str, hand: Hand, result: dict[str, Any]) -> str:
     if game == "chinese_poker":
         return "all_square"
     return "pot_carries"
-
-
-def current_commitment(*, table: Table) -> dict[str, Any] | None:
-    """The deck commitment of the hand in play (published before its deal), if any."""
-    return open_commitment(table.pk)

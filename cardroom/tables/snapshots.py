@@ -58,13 +58,13 @@ def table_snapshot(
 
 def snapshot_from_db(table: Table) -> dict[str, Any]:
     """The snapshot of ``table`` as the database holds it (a connection's first frame, sync)."""
-    from cardroom.tables.rows import seats_online
-    from cardroom.tables.selectors import current_commitment, recent_hands
+    from cardroom.tables.rows import open_commitment, seats_online
+    from cardroom.tables.selectors import recent_hands
 
     return table_snapshot(
         table,
         seats_online(table.pk),
-        current_commitment(table=table),
+        open_commitment(table.pk),
         recent=recent_hands(table=table),
     )
 

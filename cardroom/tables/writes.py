@@ -24,6 +24,16 @@ def _fields(model: type[Model]) -> list[Any]:
     return [field for field in model._meta.concrete_fields if not field.primary_key]
 
 
+def _inserted_values(model: type[Model], instances: Sequence[Model]) -> list[Any]:
+    """Each instance's values, field by field, as the ORM's insert prepares them."""
+    fields = _fields(model)
+    return [
+        field.get_db_prep_save(field.pre_save(instance, True), connection)
+        for instance in instances
+        for field in fields
+    ]
+
+
 @cache
 def _insert_sql(model: type[Model], rows: int, vendor: str) -> str:
     quote = connection.ops.quote_name
@@ -37,12 +47,7 @@ def insert_rows(model: type[Model], instances: Sequence[Model]) -> None:
     """Insert the instances in one statement (their primary keys are not read back)."""
     if not instances:
         return
-    fields = _fields(model)
-    params = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection)
-        for instance in instances
-        for field in fields
-    ]
+    params = _inserted_values(model, instances)
     with connection.cursor() as cursor:
         cursor.execute(_insert_sql(model, len(instances), connection.vendor), params)
 
@@ -54,10 +59,7 @@ def insert_returning(instance: Model) -> None:
     model = type(instance)
     pk = model._meta.pk
     assert pk is not None and connection.features.can_return_columns_from_insert
-    params = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection)
-        for field in _fields(model)
-    ]
+    params = _inserted_values(model, [instance])
     sql = _insert_sql(model, 1, connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(f"{sql} RETURNING {connection.ops.quote_name(str(pk.column))}", params)

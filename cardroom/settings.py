@@ -218,7 +218,7 @@ if REDIS_URL:
             # The lists layer (channels_redis.core) sends one message per socket, and each
             # process takes its messages off its list one at a time, four Redis commands each,
             # in one loop: at 40 tables on two processes that loop falls behind, pushes come
-            # seconds late and clients sync thousands of times a run. CARDROOM_REDIS_LAYER=
+            # seconds late and clients sync over a thousand times a run. CARDROOM_REDIS_LAYER=
             # pubsub publishes a version once and each process hands it to its own sockets:
             # measured far better, but in one run of three 7 of 200 handshakes never reached
             # the accept (where that layer subscribes) before the client gave up after 30 s,

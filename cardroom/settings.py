@@ -204,10 +204,10 @@ else:
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 _REDIS_LAYERS = {
-    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "pubsub": "cardroom.tables.pubsub_layer.RedisPubSubLayer",
     "lists": "channels_redis.core.RedisChannelLayer",
 }
-_redis_layer = envstr("CARDROOM_REDIS_LAYER", "lists")
+_redis_layer = envstr("CARDROOM_REDIS_LAYER", "pubsub")
 if _redis_layer not in _REDIS_LAYERS:
     raise ImproperlyConfigured(
         f"CARDROOM_REDIS_LAYER must be one of {', '.join(_REDIS_LAYERS)}, not {_redis_layer!r}"
@@ -215,14 +215,13 @@ if _redis_layer not in _REDIS_LAYERS:
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # The lists layer (channels_redis.core) sends one message per socket, and each
-            # process takes its messages off its list one at a time, four Redis commands each,
-            # in one loop: at 40 tables on two processes that loop falls behind, pushes come
-            # seconds late and clients sync over a thousand times a run. CARDROOM_REDIS_LAYER=
-            # pubsub publishes a version once and each process hands it to its own sockets:
-            # measured far better, but in one run of three 7 of 200 handshakes never reached
-            # the accept (where that layer subscribes) before the client gave up after 30 s,
-            # so it is not the default yet
+            # Pub/sub (the default) publishes a version once and each process hands it to
+            # its own sockets; it is channels_redis's pub/sub layer without the lock that made
+            # every publish and subscription of a process wait in one queue (the module's
+            # docstring). The lists layer (CARDROOM_REDIS_LAYER=lists, channels_redis.core)
+            # sends one message per socket and takes each process's messages off its list one
+            # at a time, four Redis commands each: at 100 tables on two processes it fell
+            # seconds behind and the clients synced thousands of times a run
             # (docs/architecture.md, "Where the time goes").
             "BACKEND": _REDIS_LAYERS[_redis_layer],
             "CONFIG": {

@@ -366,7 +366,7 @@ def unshared() -> str | None:
     missing = []
     if connection.vendor != "postgresql":
         missing.append("DATABASE_URL (PostgreSQL)")
-    if "redis" not in str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).lower():
+    if not settings.REDIS_URL:
         missing.append("REDIS_URL")
     if not missing:
         return None

@@ -306,3 +306,27 @@ async def test_three_players_play_a_round_to_its_end_through_the_api(table):
     from django.core.management import call_command
 
     await sync_to_async(call_command)("audit_ledger")
+
+
+async def test_messages_skip_channels_hop_where_writes_are_not_serialised(table, monkeypatch):
+    """Channels sends every message through ``close_old_connections`` in its one sync thread
+    first. On PostgreSQL that hop is skipped (pure cost under load); on SQLite it is kept, as
+    it queues pushes behind the one writer's actions (cardroom/tables/consumers.py)."""
+    import channels.consumer
+
+    from cardroom.tables.threads import SERIAL_WRITES
+
+    hops = []
+    real = channels.consumer.aclose_old_connections
+
+    async def counted():
+        hops.append(1)
+        await real()
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    (ann,) = await make_clients(table, ["ann"])
+    assert (await ann.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    await ann.drain(table)
+    await ann.close()
+    # The connect, the frame and the pushes each went through dispatch.
+    assert (len(hops) >= 3) if SERIAL_WRITES else (hops == [])

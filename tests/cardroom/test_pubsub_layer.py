@@ -145,3 +145,32 @@ async def test_a_receiving_task_that_ended_is_started_again():
         assert await asyncio.wait_for(made.receive(channel), 5) == {"type": "x.y"}
     finally:
         await made.flush()
+
+
+async def test_a_group_message_is_decoded_once_per_process_and_each_socket_owns_its_copy(
+    monkeypatch,
+):
+    made = layer()
+    try:
+        channels = [await made.new_channel() for _ in range(3)]
+        for channel in channels:
+            await made.group_add("shared", channel)
+        decoded = []
+        real = type(made._serializer).deserialize
+
+        def counted(serializer, message):
+            decoded.append(message)
+            return real(serializer, message)
+
+        monkeypatch.setattr(type(made._serializer), "deserialize", counted)
+        await made.group_send("shared", {"type": "table.version", "snapshot": {"seats": [1]}})
+        received = [await asyncio.wait_for(made.receive(c), 5) for c in channels]
+        assert len(decoded) == 1
+        assert all(r == {"type": "table.version", "snapshot": {"seats": [1]}} for r in received)
+        received[0]["type"] = "changed"  # one socket's own top level
+        assert received[1]["type"] == "table.version"
+        # A socket's own channel still gets its message as before.
+        await made.send(channels[2], {"type": "x.y"})
+        assert await asyncio.wait_for(made.receive(channels[2]), 5) == {"type": "x.y"}
+    finally:
+        await made.flush()

@@ -17,7 +17,8 @@ result), as percentiles; state frames per second (received by all clients); bare
 per second and the ratio of the two; sockets the server dropped or that would not open (must
 be 0); error frames by code; the syncs the bots sent (after a refusal, or when nothing came
 long after a deadline: the sign of group messages a full channel dropped); the client's own CPU
-time in the game, since it shares the machine with its servers.
+time in the game, since it shares the machine with its servers; and the servers' CPU in the
+game, in all and per hand dealt (servers it started only).
 """
 
 from __future__ import annotations
@@ -259,6 +260,8 @@ async def play(urls: list[str], plan: Plan, hands: int, seconds: float) -> dict[
         "hands_per_table": min((bot.hands for bot in bots), default=0),
         "seconds": round(elapsed, 2),
         "actions": sum(len(bot.round_trips) for bot in bots),
+        # Hands dealt in all: each table's count, as the bot that saw most of them counts it.
+        "hands": sum(max((bot.hands for bot in mates), default=0) for mates in tables.values()),
         "round_trip": percentiles([t for bot in bots for t in bot.round_trips]),
         "round_trip_by_kind": {
             kind: percentiles([t for bot in bots for t in bot.round_trips_by_kind.get(kind, [])])
@@ -313,10 +316,18 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
     """The game, then right after it the bare broadcast over as many sockets."""
     import websockets
 
-    cpu = time.process_time()
+    cpu, servers = time.process_time(), children_cpu_seconds()
     result = {"processes": len(urls), **await play(urls, plan, args.hands, args.seconds)}
     # The load's own share of the machine, which its servers share too.
     result["client_cpu_seconds"] = round(time.process_time() - cpu, 2)
+    # The servers' CPU in the game alone: steadier from run to run than the percentiles, which
+    # move with whatever else the machine runs; None for servers given with --url.
+    if servers is not None and (after := children_cpu_seconds()) is not None:
+        result["server_cpu_seconds"] = round(after - servers, 2)
+        hands = result["hands"]
+        result["server_cpu_ms_per_hand"] = (
+            round(1000 * (after - servers) / hands, 1) if hands else None
+        )
     result["settle_seconds"] = await settle(plan)
     try:
         broadcast = await bare.broadcast(urls, len(plan), args.players)
@@ -329,6 +340,24 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
     per_s = broadcast["per_s"]
     result["ratio"] = float(f"{result['state_frames_per_s'] / per_s:.4g}") if per_s else None
     return result
+
+
+def children_cpu_seconds() -> float | None:
+    """CPU seconds (user and system) used so far by this process's children: the servers it
+    started. Read from /proc (Linux); None where there is none, or no child."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    ticks, total, found = os.sysconf("SC_CLK_TCK"), 0, False
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        # After the command's name: state, parent, ... user time is field 14, system 15.
+        if int(fields[1]) == os.getpid():
+            total, found = total + int(fields[11]) + int(fields[12]), True
+    return total / ticks if found else None
 
 
 def summary(result: dict[str, Any]) -> str:

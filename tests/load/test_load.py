@@ -95,6 +95,12 @@ def assert_sane(result: dict, *, processes: int) -> None:
     )
     assert result["dropped_sockets"] == 0
     assert isinstance(result["errors"], dict)
+    # The servers it started are its children: their CPU in the game, and per hand dealt.
+    assert result["hands"] >= result["tables"] * result["hands_per_table"]
+    assert result["server_cpu_seconds"] > 0
+    assert result["server_cpu_ms_per_hand"] == pytest.approx(
+        1000 * result["server_cpu_seconds"] / result["hands"], abs=0.1
+    )
 
 
 def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):

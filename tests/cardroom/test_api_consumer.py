@@ -308,25 +308,31 @@ async def test_three_players_play_a_round_to_its_end_through_the_api(table):
     await sync_to_async(call_command)("audit_ledger")
 
 
-async def test_messages_skip_channels_hop_where_writes_are_not_serialised(table, monkeypatch):
+async def test_channels_hop_is_kept_only_for_a_sockets_own_frames_on_sqlite(table, monkeypatch):
     """Channels sends every message through ``close_old_connections`` in its one sync thread
-    first. On PostgreSQL that hop is skipped (pure cost under load); on SQLite it is kept, as
-    it queues pushes behind the one writer's actions (cardroom/tables/consumers.py)."""
-    import channels.consumer
+    first. Group messages (the pushes) skip that hop everywhere, and on PostgreSQL everything
+    does; on SQLite a socket's own frames keep it, as it queues them behind the one writer's
+    work in hand (cardroom/tables/consumers.py)."""
+    from channels.consumer import AsyncConsumer
 
     from cardroom.tables.threads import SERIAL_WRITES
 
-    hops = []
-    real = channels.consumer.aclose_old_connections
+    hopped: list[str] = []
+    real = AsyncConsumer.dispatch
 
-    async def counted():
-        hops.append(1)
-        await real()
+    async def recorded(self, message):
+        hopped.append(message["type"])
+        await real(self, message)
 
-    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    monkeypatch.setattr(AsyncConsumer, "dispatch", recorded)
     (ann,) = await make_clients(table, ["ann"])
     assert (await ann.act(kind="sit", buy_in=20_000))["type"] == "ack"
     await ann.drain(table)
     await ann.close()
-    # The connect, the frame and the pushes each went through dispatch.
-    assert (len(hops) >= 3) if SERIAL_WRITES else (hops == [])
+    pushed = [f for f in ann.frames if f["type"] == "state" and f["version"] > 0]
+    assert pushed  # the sit's version came as a group message, not through the hop
+    if SERIAL_WRITES:
+        assert "websocket.connect" in hopped and "websocket.receive" in hopped
+        assert "table.version" not in hopped
+    else:
+        assert hopped == []

@@ -102,7 +102,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         messages alone: 19.6-20.6 s with the hop, 15.7-16.9 s without). On SQLite that thread
         is also the one writer, and the hop queues a socket's own frames (its handshake, its
         actions) behind the writes in hand; without it for those too, the same benchmark's round
-        trips were slower (five runs each: p50 41-57 ms without, 23-41 ms with), so there the
+        trips were slower (p50 41-57 ms in five runs without, 23-41 ms in seven with), so there the
         socket's frames keep it and only the group messages (the pushes) skip it."""
         if SERIAL_WRITES and message["type"] not in GROUP_MESSAGES:
             await super().dispatch(message)

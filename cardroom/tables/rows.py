@@ -133,17 +133,21 @@ def _table_row(table_id: int, *, lock: bool) -> Table:
     return table
 
 
-def table_still_due(table_id: int, now: datetime) -> bool:
-    """Whether the table's deadline has passed by ``now``; on PostgreSQL the row is then locked
-    for this transaction, and a row another transaction holds counts as not due (skipped, not
-    waited for: the clock's claim of a timeout)."""
+@cache
+def _due_sql(vendor: str, skip_locked: bool) -> str:
     quote = connection.ops.quote_name
     sql = (
         f"SELECT 1 FROM {quote(Table._meta.db_table)} "
         f"WHERE {quote('id')} = %s AND {quote('deadline')} <= %s"
     )
-    if connection.features.has_select_for_update_skip_locked:
-        sql += " FOR UPDATE SKIP LOCKED"
+    return sql + " FOR UPDATE SKIP LOCKED" if skip_locked else sql
+
+
+def table_still_due(table_id: int, now: datetime) -> bool:
+    """Whether the table's deadline has passed by ``now``; on PostgreSQL the row is then locked
+    for this transaction, and a row another transaction holds counts as not due (skipped, not
+    waited for: the clock's claim of a timeout)."""
+    sql = _due_sql(connection.vendor, connection.features.has_select_for_update_skip_locked)
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id, connection.ops.adapt_datetimefield_value(now)])
         return cursor.fetchone() is not None
@@ -173,13 +177,18 @@ def finished_hands(table_id: int, limit: int) -> list[Hand]:
     return [hand for hand in map(read, rows) if isinstance(hand, Hand)]
 
 
+def _player_join(rows: str) -> str:
+    """``rows`` (a quoted table name) joined to their players."""
+    quote = connection.ops.quote_name
+    user = quote(User._meta.db_table)
+    return f"{rows} INNER JOIN {user} ON {rows}.{quote('user_id')} = {user}.{quote('id')}"
+
+
 def _with_player(parts: tuple[_Part, ...]) -> tuple[str, str]:
     """``SELECT`` the parts' columns ``FROM`` the first part's rows joined to their players
     (the second part), and the first table's quoted name, for the caller's ``WHERE``."""
-    quote = connection.ops.quote_name
-    rows, user = (quote(part.model._meta.db_table) for part in parts[:2])
-    join = f"INNER JOIN {user} ON {rows}.{quote('user_id')} = {user}.{quote('id')}"
-    return f"SELECT {_selected(parts)} FROM {rows} {join}", rows
+    rows = connection.ops.quote_name(parts[0].model._meta.db_table)
+    return f"SELECT {_selected(parts)} FROM {_player_join(rows)}", rows
 
 
 @cache
@@ -213,33 +222,40 @@ def seats_since(table_id: int, moment: datetime) -> list[Seat]:
     return seats
 
 
-def seats_online(table_id: int) -> list[tuple[int, int, bool]]:
-    """(number, user id, online) of each seat held: online when a socket counts for it, and
-    always for a house bot, which plays from the server itself."""
+@cache
+def _online_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
     seat, user = quote(Seat._meta.db_table), quote(User._meta.db_table)
-    sql = (
+    return (
         f"SELECT {seat}.{quote('number')}, {seat}.{quote('user_id')}, "
-        f"{seat}.{quote('connections')}, {user}.{quote('is_bot')} FROM {seat} "
-        f"INNER JOIN {user} ON {seat}.{quote('user_id')} = {user}.{quote('id')} "
+        f"{seat}.{quote('connections')}, {user}.{quote('is_bot')} FROM {_player_join(seat)} "
         f"WHERE {seat}.{quote('table_id')} = %s AND {seat}.{quote('left')} IS NULL "
         f"ORDER BY {seat}.{quote('number')}"
     )
+
+
+def seats_online(table_id: int) -> list[tuple[int, int, bool]]:
+    """(number, user id, online) of each seat held: online when a socket counts for it, and
+    always for a house bot, which plays from the server itself."""
     return [
         (int(number), int(user_id), bool(connections > 0 or bot))
-        for number, user_id, connections, bot in _fetch(sql, table_id)
+        for number, user_id, connections, bot in _fetch(_online_sql(connection.vendor), table_id)
     ]
 
 
-def open_commitment(table_id: int) -> dict[str, Any] | None:
-    """The number and deck commitment of the table's hand in play, if one is open."""
+@cache
+def _commitment_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
-    sql = (
+    return (
         f"SELECT {quote('number')}, {quote('commitment_root')} FROM {quote(Hand._meta.db_table)} "
         f"WHERE {quote('table_id')} = %s AND {quote('ended')} IS NULL "
         f"ORDER BY {quote('number')} DESC LIMIT 1"
     )
-    rows = _fetch(sql, table_id)
+
+
+def open_commitment(table_id: int) -> dict[str, Any] | None:
+    """The number and deck commitment of the table's hand in play, if one is open."""
+    rows = _fetch(_commitment_sql(connection.vendor), table_id)
     return {"number": int(rows[0][0]), "root": str(rows[0][1])} if rows else None
 
 
@@ -274,29 +290,37 @@ def usable_token(digest: str, now: datetime) -> ApiToken | None:
     return token
 
 
-def last_transfer_id(table_id: int) -> int:
-    """The id of the table's last ledger transfer (0 before any): where a void stops."""
+@cache
+def _last_transfer_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
-    sql = (
+    return (
         f"SELECT MAX({quote('id')}) FROM {quote(Transfer._meta.db_table)} "
         f"WHERE {quote('table_id')} = %s"
     )
-    return int(_fetch(sql, table_id)[0][0] or 0)
+
+
+def last_transfer_id(table_id: int) -> int:
+    """The id of the table's last ledger transfer (0 before any): where a void stops."""
+    return int(_fetch(_last_transfer_sql(connection.vendor), table_id)[0][0] or 0)
+
+
+@cache
+def _numbering_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    hand, round_ = quote(Hand._meta.db_table), quote(Round._meta.db_table)
+    table, number = quote("table_id"), quote("number")
+    return (
+        f"SELECT (SELECT MAX({number}) FROM {hand} WHERE {table} = %s), "
+        f"(SELECT {quote('id')} FROM {round_} WHERE {table} = %s AND {quote('ended')} IS NULL "
+        f"ORDER BY {number} DESC LIMIT 1)"
+    )
 
 
 def hand_numbering(table_id: int) -> tuple[int, int | None]:
     """The number of the table's last hand (0 before any) and the id of its open round
     (None between rounds, and in games without rounds): what a new hand is numbered by."""
-    quote = connection.ops.quote_name
-    hand, round_ = quote(Hand._meta.db_table), quote(Round._meta.db_table)
-    table, number = quote("table_id"), quote("number")
-    sql = (
-        f"SELECT (SELECT MAX({number}) FROM {hand} WHERE {table} = %s), "
-        f"(SELECT {quote('id')} FROM {round_} WHERE {table} = %s AND {quote('ended')} IS NULL "
-        f"ORDER BY {number} DESC LIMIT 1)"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id, table_id])
+        cursor.execute(_numbering_sql(connection.vendor), [table_id, table_id])
         last, open_round = cursor.fetchone()
     return int(last or 0), None if open_round is None else int(open_round)
 

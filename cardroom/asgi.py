@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-WebSockets pass the allowed-hosts origin check and Channels' session authentication.
+WebSockets wait for the actions in hand, then pass the allowed-hosts origin check and
+Channels' session authentication.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from cardroom.routing import websocket_urlpatterns  # noqa: E402
+from cardroom.tables.admission import HandshakeAdmission  # noqa: E402
 from cardroom.tables.auth import session_and_token_auth  # noqa: E402  (needs Django set up)
 from cardroom.tables.broadcast import ServerLoop  # noqa: E402
 from games.guts.showdown import warm  # noqa: E402
@@ -46,8 +48,11 @@ application = ServerLoop(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                session_and_token_auth(URLRouter(websocket_urlpatterns))
+            # Actions in hand first, then new sockets (cardroom/tables/admission.py).
+            "websocket": HandshakeAdmission(
+                AllowedHostsOriginValidator(
+                    session_and_token_auth(URLRouter(websocket_urlpatterns))
+                )
             ),
         }
     )

@@ -10,12 +10,14 @@ each action still its own version. A table with nothing in flight sends its acti
 a quiet table waits for nobody.
 
 The queue belongs to this process's event loop (a test runs servers on loops of their own);
-processes still share tables through the row lock, as before.
+processes still share tables through the row lock, as before. It also knows whether any action
+is in hand, which new sockets wait on (``actions_quiet``, cardroom/tables/admission.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,7 +29,7 @@ from accounts.models import User
 from cardroom.tables.runtime import Outcome, Request, table_act_many
 from cardroom.tables.threads import SERIAL_WRITES, action_pool
 
-__all__ = ["submit"]
+__all__ = ["actions_quiet", "submit"]
 
 #: The most actions one batch applies: a flood at one table still lets the others in.
 BATCH_LIMIT = 32
@@ -40,6 +42,9 @@ class _Waiting:
     actions: dict[int, list[tuple[Request, asyncio.Future[Any]]]] = field(default_factory=dict)
     busy: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    #: Actions submitted on this loop and not answered yet; ``quiet`` is set when there are none.
+    in_flight: int = 0
+    quiet: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Waiting] = weakref.WeakKeyDictionary()
@@ -65,8 +70,27 @@ async def submit(
         task = loop.create_task(_apply_waiting(waiting, table_id))
         waiting.tasks.add(task)  # held, so the task is not collected while it runs
         task.add_done_callback(waiting.tasks.discard)
-    outcome: Outcome = await future
+    waiting.in_flight += 1
+    waiting.quiet.clear()
+    try:
+        outcome: Outcome = await future
+    finally:
+        waiting.in_flight -= 1
+        if not waiting.in_flight:
+            waiting.quiet.set()
     return outcome
+
+
+async def actions_quiet(limit: float) -> bool:
+    """Return once no action is waiting for its table or being applied on this loop, or after
+    ``limit`` seconds at most; whether it was quiet."""
+    waiting = _loops.get(asyncio.get_running_loop())
+    if waiting is None or not waiting.in_flight:
+        return True
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(waiting.quiet.wait(), limit)
+        return True
+    return False
 
 
 async def _apply_waiting(waiting: _Waiting, table_id: int) -> None:

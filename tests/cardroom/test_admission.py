@@ -1,0 +1,84 @@
+"""New sockets wait, a bounded time, for the actions in hand (cardroom/tables/admission.py).
+
+The table's work is replaced by a function held on a threading event, so each test decides
+when the action in hand is answered; no database is needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+import cardroom.tables.admission
+import cardroom.tables.queue
+from cardroom.tables.admission import HandshakeAdmission
+from cardroom.tables.queue import actions_quiet, submit
+
+
+@pytest.fixture
+def held(monkeypatch) -> threading.Event:
+    """Actions are applied only once the returned event is set."""
+    release = threading.Event()
+
+    def applied(*, table_id: int, requests: list[Any]) -> list[Any]:
+        release.wait(5)
+        return ["applied"] * len(requests)
+
+    monkeypatch.setattr(cardroom.tables.queue, "table_act_many", applied)
+    yield release
+    release.set()  # a failing test leaves no thread waiting
+
+
+def action() -> asyncio.Task:
+    return asyncio.ensure_future(
+        submit(table_id=1, user=None, action={"kind": "ante"}, action_id=None)  # type: ignore[arg-type]
+    )
+
+
+class Inner:
+    """The app behind the gate: records when each scope reached it."""
+
+    def __init__(self) -> None:
+        self.reached: list[str] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.reached.append(scope["type"])
+
+
+async def test_nothing_in_hand_lets_a_socket_in_at_once():
+    inner = Inner()
+    assert await actions_quiet(5.0) is True
+    await asyncio.wait_for(HandshakeAdmission(inner)({"type": "websocket"}, None, None), 1.0)
+    assert inner.reached == ["websocket"]
+
+
+async def test_a_handshake_waits_until_the_action_in_hand_is_answered(held):
+    inner = Inner()
+    sitting = action()
+    await asyncio.sleep(0.05)
+    opening = asyncio.ensure_future(HandshakeAdmission(inner)({"type": "websocket"}, None, None))
+    await asyncio.sleep(0.1)
+    assert inner.reached == [] and not sitting.done()  # the socket waits for the sit
+    held.set()
+    assert await sitting == "applied"
+    await asyncio.wait_for(opening, 1.0)
+    assert inner.reached == ["websocket"]
+
+
+async def test_the_wait_is_bounded_and_pages_never_wait(held, monkeypatch):
+    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", 0.05)
+    inner = Inner()
+    sitting = action()
+    await asyncio.sleep(0.02)
+    # HTTP is not gated at all; a socket is let in after the bound though the action waits on.
+    await asyncio.wait_for(HandshakeAdmission(inner)({"type": "http"}, None, None), 0.02)
+    await asyncio.wait_for(HandshakeAdmission(inner)({"type": "websocket"}, None, None), 1.0)
+    assert inner.reached == ["http", "websocket"]
+    assert not sitting.done()
+    assert await actions_quiet(0.01) is False
+    held.set()
+    await sitting
+    assert await actions_quiet(0.01) is True

@@ -1,40 +1,78 @@
-"""New sockets wait their turn while the process applies players' actions.
+"""New sockets take their turn: a few handshakes at a time, after the actions in hand.
 
 When a room opens, every player's socket opens and sits down within a second or two. A process
 has one interpreter lock, so the handshakes (the login's reads, the table's first snapshot, the
 first frame) and the sits share one core, first come, first served; and on SQLite each
 handshake also passed through the one thread that applies the actions. A sit then waited
 behind the handshakes of every socket that opened after its own: in the 30-table benchmark
-(tests/load/load.py) sits took 400-560 ms at the median and 520-880 ms at the 99th percentile,
-and the process had that core busy for the whole opening.
+(tests/load/load.py) sits took 400-560 ms at the median and 520-880 ms at the 99th percentile.
 
-So a handshake first waits, at most ``HANDSHAKE_WAIT_SECONDS``, until no action is waiting for
-its table or being applied in this process (``cardroom.tables.queue.actions_quiet``): the
-players already at a table are answered first, and a socket opening into a busy moment is
-accepted a little later. The wait is bounded, far inside daphne's handshake timeout
-(``--websocket_connect_timeout``, 5 s), so a stream of actions that never pauses delays a
+So a handshake first waits for one of ``HANDSHAKES_AT_ONCE`` places (held until the socket is
+accepted or refused), then until no action is waiting for its table or being applied in this
+process (``cardroom.tables.queue.actions_quiet``): the players already at a table are answered
+first, and the sits of sockets that opened together arrive a few at a time rather than forty
+at once. With the second wait alone, sits took 170-180 ms at the median and 255-275 ms at the
+p99; with both (and the clock's turns, cardroom/tables/clock.py), 47-94 ms and 153-226 ms.
+
+Both waits together are bounded by ``HANDSHAKE_WAIT_SECONDS``, far inside daphne's handshake
+timeout (``--websocket_connect_timeout``, 5 s): a stream of actions that never pauses delays a
 handshake, never refuses it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import weakref
 from typing import Any
 
 from cardroom.tables.queue import actions_quiet
 
-__all__ = ["HANDSHAKE_WAIT_SECONDS", "HandshakeAdmission"]
+__all__ = ["HANDSHAKES_AT_ONCE", "HANDSHAKE_WAIT_SECONDS", "HandshakeAdmission"]
 
-#: The longest a new socket waits for the actions in hand.
+#: The longest a new socket waits for its turn, in all.
 HANDSHAKE_WAIT_SECONDS = 0.5
+#: Handshakes one process works on at once (4 and 8 measured alike; with 2 the sits' p99 was
+#: 250-295 ms, as the opening ran into the first hands).
+HANDSHAKES_AT_ONCE = 8
+
+_places: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class HandshakeAdmission:
-    """ASGI middleware in front of the sockets' login: waits for the actions in hand."""
+    """ASGI middleware in front of the sockets' login (cardroom/asgi.py)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if scope["type"] == "websocket":
-            await actions_quiet(HANDSHAKE_WAIT_SECONDS)
-        return await self.app(scope, receive, send)
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+        loop = asyncio.get_running_loop()
+        places = _places.get(loop)
+        if places is None:  # each loop its own: a test runs servers on loops of their own
+            places = _places[loop] = asyncio.Semaphore(HANDSHAKES_AT_ONCE)
+        until = loop.time() + HANDSHAKE_WAIT_SECONDS
+        held = False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(places.acquire(), HANDSHAKE_WAIT_SECONDS)
+            held = True
+        await actions_quiet(max(0.0, until - loop.time()))
+
+        def give_back() -> None:
+            nonlocal held
+            if held:
+                held = False
+                places.release()
+
+        async def sending(message: dict[str, Any]) -> None:
+            if message["type"] in ("websocket.accept", "websocket.close"):
+                give_back()  # the handshake's work is done
+            await send(message)
+
+        try:
+            return await self.app(scope, receive, sending)
+        finally:
+            give_back()  # a socket that went away before it was answered

@@ -82,3 +82,43 @@ async def test_the_wait_is_bounded_and_pages_never_wait(held, monkeypatch):
     held.set()
     await sitting
     assert await actions_quiet(0.01) is True
+
+
+class Held(Inner):
+    """An app whose handshakes are answered (accepted) only when the test says so."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answer: dict[int, asyncio.Event] = {}
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.reached.append(scope["n"])
+        await self.answer.setdefault(scope["n"], asyncio.Event()).wait()
+        await send({"type": "websocket.accept"})
+        await asyncio.sleep(3600)  # the open socket
+
+
+async def test_a_few_handshakes_at_a_time_each_place_freed_once_answered(monkeypatch):
+    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKES_AT_ONCE", 2)
+    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", 5.0)
+    inner, sent = Held(), []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message["type"])
+
+    gate = HandshakeAdmission(inner)
+    sockets = [
+        asyncio.ensure_future(gate({"type": "websocket", "n": n}, None, send)) for n in range(3)
+    ]
+    await asyncio.sleep(0.05)
+    assert inner.reached == [0, 1]  # the third waits for a place
+    inner.answer.setdefault(0, asyncio.Event()).set()
+    await asyncio.sleep(0.05)
+    assert inner.reached == [0, 1, 2] and sent == ["websocket.accept"]
+    sockets[1].cancel()  # gone before it was answered: its place is given back too
+    await asyncio.sleep(0.01)
+    fourth = asyncio.ensure_future(gate({"type": "websocket", "n": 3}, None, send))
+    await asyncio.sleep(0.05)
+    assert inner.reached == [0, 1, 2, 3]
+    for socket in [*sockets, fourth]:
+        socket.cancel()

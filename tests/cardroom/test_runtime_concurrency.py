@@ -4,7 +4,7 @@ queue."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -37,15 +37,10 @@ def test_antes_at_once_open_one_hand_and_deal_it(make_player):
     assert table.state["phase"] == "declare"
 
 
-def test_the_clocks_workers_apply_every_due_timeout_once(make_player):
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
-
-    from cardroom.tables.clock import CLOCK_WORKERS, clock_sweep
-
+def due_tables(make_player, count: int) -> tuple[list[Table], datetime]:
+    """Tables of two seated players each, and a moment when all their pauses are due."""
     tables = []
-    for number in range(6):
+    for number in range(count):
         table = table_create(
             game="guts", preset="survivor", options={"ante": 100, "seats": 3}, name=f"Due {number}"
         )
@@ -54,7 +49,17 @@ def test_the_clocks_workers_apply_every_due_timeout_once(make_player):
             table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
         table.refresh_from_db()
         tables.append(table)
-    later = max(table.deadline for table in tables) + timedelta(milliseconds=10)
+    return tables, max(table.deadline for table in tables) + timedelta(milliseconds=10)
+
+
+def test_the_clocks_workers_apply_every_due_timeout_once(make_player):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from cardroom.tables.clock import CLOCK_WORKERS, clock_sweep
+
+    tables, later = due_tables(make_player, 6)
     # SQLite has one writer: the server gives it no workers; here one checks the mechanics.
     workers = CLOCK_WORKERS if connection.vendor == "postgresql" else 1
     with ThreadPoolExecutor(workers) as pool:
@@ -65,3 +70,26 @@ def test_the_clocks_workers_apply_every_due_timeout_once(make_player):
         table.refresh_from_db()
         assert table.version == before + 1
         assert table.state["phase"] == "ante"
+
+
+def test_each_due_table_is_a_turn_of_its_own_where_writes_go(make_player):
+    """On SQLite the server runs each turn in its one write thread, so the players' actions
+    that arrive during a sweep go between its timeouts, not after all of them."""
+    from cardroom.tables.clock import ClockThread, clock_sweep
+
+    tables, later = due_tables(make_player, 3)
+    turns: list[tuple[str, tuple]] = []
+
+    def turn(work, *args):
+        turns.append((work.__name__, args[:1]))
+        return work(*args)
+
+    assert clock_sweep(now=later, turn=turn) == 3
+    assert turns == [("_time_out", (table.pk,)) for table in tables]  # by deadline
+    for table in tables:
+        before = table.version
+        table.refresh_from_db()
+        assert table.version == before + 1 and table.state["phase"] == "ante"
+    turns.clear()
+    ClockThread().tick(turn)  # nothing is due: the slower sweeps are turns too
+    assert [name for name, _ in turns] == ["bots_sweep", "_presence_sweeps"]

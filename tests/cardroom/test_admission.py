@@ -1,7 +1,8 @@
 """New sockets wait, a bounded time, for the actions in hand (cardroom/tables/admission.py).
 
 The table's work is replaced by a function held on a threading event, so each test decides
-when the action in hand is answered; no database is needed.
+when the action in hand is answered. No table is read, but the queue's thread still tidies its
+database connection before and after, hence the mark.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import cardroom.tables.admission
 import cardroom.tables.queue
 from cardroom.tables.admission import HandshakeAdmission
 from cardroom.tables.queue import actions_quiet, submit
+
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ and a revocation sent to the group closes them with 4401.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import secrets
 from datetime import UTC, datetime, timedelta
@@ -34,7 +33,7 @@ from accounts.lockouts import address_lockout, bearer_failed
 from accounts.models import User
 from accounts.two_factor import session_passes
 from cardroom.models import ApiToken
-from cardroom.tables.threads import SERIAL_WRITES
+from cardroom.tables.token_stamps import stamp_soon
 from games.words import words
 
 __all__ = [
@@ -75,7 +74,8 @@ def token_create(*, user: User, name: str = "", expires: datetime | None = None)
 def token_lookup(token: str, *, stamp: bool = True) -> ApiToken | None:
     """The token's record if it may be used now (not revoked, not expired), with its user;
     its ``last_used`` is stamped, in one UPDATE at most once a minute (``stamp``: now; else
-    the caller does it with ``token_stamp`` where writes go)."""
+    the caller stamps it: a socket's handshake with the others',
+    cardroom/tables/token_stamps.py)."""
     from cardroom.tables.rows import usable_token
 
     now = timezone.now()
@@ -205,10 +205,6 @@ def session_and_token_auth(inner: Any) -> Any:
     return CookieMiddleware(SessionMiddleware(SessionAuthMiddleware(TokenAuthMiddleware(inner))))
 
 
-#: Stamps of ``last_used`` under way (held, so that none is collected before it runs).
-_STAMPING: set[asyncio.Future[None]] = set()
-
-
 class TokenAuthMiddleware:
     """Sets ``scope["user"]`` from ``Authorization: Bearer <token>`` when no session did, and
     takes a session's user away when two-factor is owed. A refusal's code and reason go in
@@ -245,15 +241,11 @@ class TokenAuthMiddleware:
             if refusal is not None:
                 scope = {**scope, "auth_refusal": refusal}
             return await self.app(scope, receive, send)
-        # The stamp is a write: on SQLite it waits for the one writer's thread, and the
-        # handshake does not wait for it (it is kept once a minute, not for each socket).
-        stamping = asyncio.ensure_future(
-            database_sync_to_async(token_stamp, thread_sensitive=SERIAL_WRITES)(
-                found, timezone.now()
-            )
-        )
-        _STAMPING.add(stamping)
-        stamping.add_done_callback(_STAMPING.discard)
+        now = timezone.now()
+        if found.last_used is None or now - found.last_used >= LAST_USED_EVERY:
+            # Written a moment later with the other handshakes' stamps, in one statement
+            # (cardroom/tables/token_stamps.py); the handshake does not wait for it.
+            stamp_soon(found.pk, now)
         # The consumer joins the token's group (token_group) on its own channel, so that a
         # revocation closes the socket with no second receive loop per socket.
         scope = {**scope, "user": found.user, "api_token_id": found.pk}

@@ -69,8 +69,6 @@ UNAVAILABLE = words(
 INTERNAL = words("something went wrong on our side, so this was not applied: you may send it again")
 #: Answers a client should be able to retry with the same id: they are not remembered.
 RETRYABLE = frozenset({"unavailable", "internal", "rate_limited"})
-#: What the channel layer brings a table socket (cardroom/tables/broadcast.py, auth.py).
-GROUP_MESSAGES = frozenset({"table.version", "token.revoked"})
 #: Table ids are bigint primary keys: a larger number in the URL names no table.
 MAX_TABLE_ID = 2**63 - 1
 
@@ -96,17 +94,15 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Channels' dispatch first runs ``close_old_connections`` in asgiref's one
         thread-sensitive thread for every frame and every group message. Every database call
         here runs through ``database_sync_to_async``, which checks its own thread's connection
-        before and after, so the hop has nothing to do, and costs: on PostgreSQL, where
-        nothing of ours uses that thread, 12-14 % of a server's busy time at 100 tables
-        (py-spy); on SQLite a fifth of the server's CPU in the 30-table benchmark (the group
-        messages alone: 19.6-20.6 s with the hop, 15.7-16.9 s without). On SQLite that thread
-        is also the one writer, and the hop queues a socket's own frames (its handshake, its
-        actions) behind the writes in hand; without it for those too, the same benchmark's round
-        trips were slower (p50 41-57 ms in five runs without, 23-41 ms in seven with), so there the
-        socket's frames keep it and only the group messages (the pushes) skip it."""
-        if SERIAL_WRITES and message["type"] not in GROUP_MESSAGES:
-            await super().dispatch(message)
-            return
+        before and after, so the hop has nothing to do, and costs: on PostgreSQL 12-14 % of a
+        server's busy time at 100 tables (py-spy); on SQLite a fifth of the server's CPU in the
+        30-table benchmark for the group messages alone, and there that thread is also the one
+        writer, so each frame of a socket waited in line behind the writes in hand before its
+        action waited in line again. SQLite once kept the hop for a socket's own frames, as a
+        brake on the handshakes that measured faster than none; since the handshakes wait
+        their turn (cardroom/tables/admission.py) and the clock takes turns table by table,
+        the same benchmark's round trips were faster without it (p99 126-135 ms in two runs,
+        against 179-189 ms with it), so no message takes it."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")

@@ -308,14 +308,12 @@ async def test_three_players_play_a_round_to_its_end_through_the_api(table):
     await sync_to_async(call_command)("audit_ledger")
 
 
-async def test_channels_hop_is_kept_only_for_a_sockets_own_frames_on_sqlite(table, monkeypatch):
+async def test_no_message_takes_channels_hop(table, monkeypatch):
     """Channels sends every message through ``close_old_connections`` in its one sync thread
-    first. Group messages (the pushes) skip that hop everywhere, and on PostgreSQL everything
-    does; on SQLite a socket's own frames keep it, as it queues them behind the one writer's
-    work in hand (cardroom/tables/consumers.py)."""
+    first; the table consumers skip that hop for every message, on both databases (on SQLite
+    that thread is the one writer, and a frame waited there behind the writes in hand:
+    cardroom/tables/consumers.py)."""
     from channels.consumer import AsyncConsumer
-
-    from cardroom.tables.threads import SERIAL_WRITES
 
     hopped: list[str] = []
     real = AsyncConsumer.dispatch
@@ -331,8 +329,4 @@ async def test_channels_hop_is_kept_only_for_a_sockets_own_frames_on_sqlite(tabl
     await ann.close()
     versions = [f["version"] for f in ann.frames if f["type"] == "state"]
     assert max(versions) > versions[0]  # the sit's version came as a group message
-    if SERIAL_WRITES:
-        assert "websocket.connect" in hopped and "websocket.receive" in hopped
-        assert "table.version" not in hopped
-    else:
-        assert hopped == []
+    assert hopped == []

@@ -64,3 +64,34 @@ async def test_a_session_login_is_read_in_the_pool(monkeypatch):
         seen[stored is session] = (seen["user"].is_authenticated, seen["user"].pk)
     assert seen[True] == (True, ann.pk) and seen[False] == (False, None)
     assert asked == [False, False]
+
+
+async def test_the_stamps_of_handshakes_close_together_are_one_update(monkeypatch):
+    import cardroom.tables.token_stamps
+
+    table = await sync_to_async(table_create)(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Stamps"
+    )
+    players = [await sync_to_async(user_create)(username=name) for name in ("ann", "ben", "cat")]
+    writes: list[list[int]] = []
+    real = cardroom.tables.token_stamps.tokens_stamp
+
+    def recorded(owed):
+        writes.append(sorted(owed))
+        real(owed)
+
+    monkeypatch.setattr(cardroom.tables.token_stamps, "tokens_stamp", recorded)
+    # Room enough for three handshakes on a slow machine.
+    monkeypatch.setattr(cardroom.tables.token_stamps, "STAMP_DELAY_SECONDS", 2.0)
+    clients = [Client(table.pk, await sync_to_async(token_create)(user=p)) for p in players]
+    for client in clients:
+        assert (await client.connect())["type"] == "state"
+    for _ in range(250):
+        if writes:
+            break
+        await asyncio.sleep(0.02)
+    tokens = [token async for token in ApiToken.objects.order_by("pk")]
+    assert writes == [[token.pk for token in tokens]]  # one write for the three
+    assert all(token.last_used is not None for token in tokens)
+    for client in clients:
+        await client.close()

@@ -57,7 +57,10 @@ class HandshakeAdmission:
         until = loop.time() + HANDSHAKE_WAIT_SECONDS
         held = False
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(places.acquire(), HANDSHAKE_WAIT_SECONDS)
+            # A timeout scope, not ``wait_for``: no second task, so a place granted just as
+            # the wait ends is never lost (the semaphore gives back what a cancelled wait got).
+            async with asyncio.timeout(HANDSHAKE_WAIT_SECONDS):
+                await places.acquire()
             held = True
         await actions_quiet(max(0.0, until - loop.time()))
 

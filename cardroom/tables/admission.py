@@ -62,7 +62,6 @@ class HandshakeAdmission:
             async with asyncio.timeout(HANDSHAKE_WAIT_SECONDS):
                 await places.acquire()
             held = True
-        await actions_quiet(max(0.0, until - loop.time()))
 
         def give_back() -> None:
             nonlocal held
@@ -76,6 +75,7 @@ class HandshakeAdmission:
             await send(message)
 
         try:
+            await actions_quiet(max(0.0, until - loop.time()))
             return await self.app(scope, receive, sending)
         finally:
-            give_back()  # a socket that went away before it was answered
+            give_back()  # a socket cancelled or gone before it was answered

@@ -72,10 +72,12 @@ def clock_sweep(
     apply them side by side (PostgreSQL, where each is its own transaction on its own
     connection: when every table's deadline falls at once, the last of them no longer waits
     for all the others one by one). ``turn(work, *args)``: where each table's timeout runs,
-    one table per call (SQLite: a turn of the server's write thread each)."""
-    now = now or timezone.now()
+    one table per call (SQLite: a turn of the server's write thread each). Without ``now``,
+    each timeout is applied at the moment it runs: with turns, players' actions go between
+    them, and a moment read once would give the last tables' players less time to act."""
+    moment = now or timezone.now()
     due = list(
-        Table.objects.filter(deadline__lte=now)
+        Table.objects.filter(deadline__lte=moment)
         .exclude(status=TableStatus.CLOSED)
         .order_by("deadline")
         .values_list("pk", flat=True)[:limit]
@@ -87,7 +89,8 @@ def clock_sweep(
     return sum(pool.map(functools.partial(_time_out_in_worker, now=now), due))
 
 
-def _time_out(table_id: int, now: datetime) -> int:
+def _time_out(table_id: int, now: datetime | None) -> int:
+    now = now or timezone.now()
     try:
         with transaction.atomic():
             if _claim(table_id, now) and table_timeout(table_id=table_id, now=now):
@@ -97,7 +100,7 @@ def _time_out(table_id: int, now: datetime) -> int:
     return 0
 
 
-def _time_out_in_worker(table_id: int, now: datetime) -> int:
+def _time_out_in_worker(table_id: int, now: datetime | None) -> int:
     try:
         return _time_out(table_id, now)
     finally:
@@ -215,6 +218,8 @@ class ClockThread(threading.Thread):
             return
 
         def turn(work: Callable[..., Any], *args: Any) -> Any:
+            if self.stopping.is_set():
+                return 0  # the rest of the sweep is left to the next start
             done = asyncio.run_coroutine_threadsafe(database_sync_to_async(work)(*args), loop)
             return done.result(timeout=TICK_TIMEOUT_SECONDS)
 

@@ -13,6 +13,7 @@ by a process that stops within that second is not written, and the next login st
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from datetime import datetime
 
@@ -22,6 +23,8 @@ from cardroom.models import ApiToken
 from cardroom.tables.threads import SERIAL_WRITES
 
 __all__ = ["STAMP_DELAY_SECONDS", "stamp_soon", "tokens_stamp"]
+
+log = logging.getLogger(__name__)
 
 #: How long a process collects owed stamps before it writes them.
 STAMP_DELAY_SECONDS = 1.0
@@ -49,9 +52,13 @@ def stamp_soon(token_id: int, used: datetime) -> None:
 async def _write_later(loop: asyncio.AbstractEventLoop) -> None:
     await asyncio.sleep(STAMP_DELAY_SECONDS)
     owed = _owed.pop(loop, {})  # stamps owed from now on start the next write
-    if owed:
+    if not owed:
+        return
+    try:
         # A write: on SQLite in the one thread writes keep to (cardroom/tables/threads.py).
         await database_sync_to_async(tokens_stamp, thread_sensitive=SERIAL_WRITES)(owed)
+    except Exception:  # a stamp is no record: logged, and owed again at the next login
+        log.exception("could not stamp %d tokens' last use", len(owed))
 
 
 def tokens_stamp(owed: dict[int, datetime]) -> None:

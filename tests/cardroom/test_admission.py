@@ -58,7 +58,9 @@ async def test_nothing_in_hand_lets_a_socket_in_at_once():
     assert inner.reached == ["websocket"]
 
 
-async def test_a_handshake_waits_until_the_action_in_hand_is_answered(held):
+async def test_a_handshake_waits_until_the_action_in_hand_is_answered(held, monkeypatch):
+    # A bound far off, so only the action's answer can let the socket in.
+    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", 5.0)
     inner = Inner()
     sitting = action()
     await asyncio.sleep(0.05)
@@ -67,7 +69,7 @@ async def test_a_handshake_waits_until_the_action_in_hand_is_answered(held):
     assert inner.reached == [] and not sitting.done()  # the socket waits for the sit
     held.set()
     assert await sitting == "applied"
-    await asyncio.wait_for(opening, 1.0)
+    await asyncio.wait_for(opening, 0.5)
     assert inner.reached == ["websocket"]
 
 
@@ -125,3 +127,19 @@ async def test_a_few_handshakes_at_a_time_each_place_freed_once_answered(monkeyp
     assert inner.reached == [0, 1, 2, 3]
     for socket in [*sockets, fourth]:
         socket.cancel()
+
+
+async def test_a_handshake_cancelled_while_it_waits_gives_its_place_back(held, monkeypatch):
+    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKES_AT_ONCE", 1)
+    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", 5.0)
+    inner, gate = Inner(), HandshakeAdmission(Inner())
+    sitting = action()
+    await asyncio.sleep(0.05)
+    waiting = asyncio.ensure_future(gate({"type": "websocket"}, None, None))
+    await asyncio.sleep(0.05)  # it holds the one place and waits for the sit
+    waiting.cancel()
+    held.set()
+    await sitting
+    gate.app = inner
+    await asyncio.wait_for(gate({"type": "websocket"}, None, None), 0.5)
+    assert inner.reached == ["websocket"]

@@ -41,6 +41,18 @@ def action() -> asyncio.Task:
     )
 
 
+async def in_hand(monkeypatch, bound: float) -> asyncio.Task:
+    """An action in hand, the handshakes' wait bounded at ``bound`` seconds."""
+    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", bound)
+    sitting = action()
+    await asyncio.sleep(0.02)
+    return sitting
+
+
+def handshake(app: Any, kind: str = "websocket") -> Any:
+    return HandshakeAdmission(app)({"type": kind}, None, None)
+
+
 class Inner:
     """The app behind the gate: records when each scope reached it."""
 
@@ -54,17 +66,15 @@ class Inner:
 async def test_nothing_in_hand_lets_a_socket_in_at_once():
     inner = Inner()
     assert await actions_quiet(5.0) is True
-    await asyncio.wait_for(HandshakeAdmission(inner)({"type": "websocket"}, None, None), 1.0)
+    await asyncio.wait_for(handshake(inner), 1.0)
     assert inner.reached == ["websocket"]
 
 
 async def test_a_handshake_waits_until_the_action_in_hand_is_answered(held, monkeypatch):
     # A bound far off, so only the action's answer can let the socket in.
-    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", 5.0)
+    sitting = await in_hand(monkeypatch, 5.0)
     inner = Inner()
-    sitting = action()
-    await asyncio.sleep(0.05)
-    opening = asyncio.ensure_future(HandshakeAdmission(inner)({"type": "websocket"}, None, None))
+    opening = asyncio.ensure_future(handshake(inner))
     await asyncio.sleep(0.1)
     assert inner.reached == [] and not sitting.done()  # the socket waits for the sit
     held.set()
@@ -74,13 +84,11 @@ async def test_a_handshake_waits_until_the_action_in_hand_is_answered(held, monk
 
 
 async def test_the_wait_is_bounded_and_pages_never_wait(held, monkeypatch):
-    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", 0.05)
+    sitting = await in_hand(monkeypatch, 0.05)
     inner = Inner()
-    sitting = action()
-    await asyncio.sleep(0.02)
     # HTTP is not gated at all; a socket is let in after the bound though the action waits on.
-    await asyncio.wait_for(HandshakeAdmission(inner)({"type": "http"}, None, None), 0.02)
-    await asyncio.wait_for(HandshakeAdmission(inner)({"type": "websocket"}, None, None), 1.0)
+    await asyncio.wait_for(handshake(inner, "http"), 0.02)
+    await asyncio.wait_for(handshake(inner), 1.0)
     assert inner.reached == ["http", "websocket"]
     assert not sitting.done()
     assert await actions_quiet(0.01) is False
@@ -131,10 +139,8 @@ async def test_a_few_handshakes_at_a_time_each_place_freed_once_answered(monkeyp
 
 async def test_a_handshake_cancelled_while_it_waits_gives_its_place_back(held, monkeypatch):
     monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKES_AT_ONCE", 1)
-    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", 5.0)
+    sitting = await in_hand(monkeypatch, 5.0)
     inner, gate = Inner(), HandshakeAdmission(Inner())
-    sitting = action()
-    await asyncio.sleep(0.05)
     waiting = asyncio.ensure_future(gate({"type": "websocket"}, None, None))
     await asyncio.sleep(0.05)  # it holds the one place and waits for the sit
     waiting.cancel()

@@ -5,14 +5,16 @@ has one interpreter lock, so the handshakes (the login's reads, the table's firs
 first frame) and the sits share one core, first come, first served; and on SQLite each
 handshake also passed through the one thread that applies the actions. A sit then waited
 behind the handshakes of every socket that opened after its own: in the 30-table benchmark
-(tests/load/load.py) sits took 400-560 ms at the median and 520-880 ms at the 99th percentile.
+(tests/load/load.py) sits took 400-560 ms at the median and 650-880 ms at the 99th percentile.
 
 So a handshake first waits for one of ``HANDSHAKES_AT_ONCE`` places (held until the socket is
 accepted or refused), then until no action is waiting for its table or being applied in this
 process (``cardroom.tables.queue.actions_quiet``): the players already at a table are answered
 first, and the sits of sockets that opened together arrive a few at a time rather than forty
 at once. With the second wait alone, sits took 170-180 ms at the median and 255-275 ms at the
-p99; with both (and the clock's turns, cardroom/tables/clock.py), 47-94 ms and 153-226 ms.
+p99 (four runs); with both and the clock's turns (cardroom/tables/clock.py), 77-94 ms and
+199-224 ms (two runs); with the token stamps written together (token_stamps.py) and no hop
+(consumers.py) besides, 60-68 ms and 95-206 ms (four runs).
 
 Both waits together are bounded by ``HANDSHAKE_WAIT_SECONDS``, far inside daphne's handshake
 timeout (``--websocket_connect_timeout``, 5 s): a stream of actions that never pauses delays a
@@ -42,14 +44,13 @@ _places: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
 
 
 class HandshakeAdmission:
-    """ASGI middleware in front of the sockets' login (cardroom/asgi.py)."""
+    """ASGI middleware in front of the sockets' login, on the websocket route only
+    (cardroom/asgi.py): pages never wait here."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if scope["type"] != "websocket":
-            return await self.app(scope, receive, send)
         loop = asyncio.get_running_loop()
         places = _places.get(loop)
         if places is None:  # each loop its own: a test runs servers on loops of their own

@@ -89,9 +89,14 @@ def token_lookup(token: str, *, stamp: bool = True) -> ApiToken | None:
     return found
 
 
+def stamp_owed(found: ApiToken, now: datetime) -> bool:
+    """Whether the token's ``last_used`` is due for a stamp (at most once a minute)."""
+    return found.last_used is None or now - found.last_used >= LAST_USED_EVERY
+
+
 def token_stamp(found: ApiToken, now: datetime) -> None:
     """Stamp the token's ``last_used``, at most once a minute."""
-    if found.last_used is None or now - found.last_used >= LAST_USED_EVERY:
+    if stamp_owed(found, now):
         ApiToken.objects.filter(pk=found.pk).update(last_used=now)
         found.last_used = now
 
@@ -242,7 +247,7 @@ class TokenAuthMiddleware:
                 scope = {**scope, "auth_refusal": refusal}
             return await self.app(scope, receive, send)
         now = timezone.now()
-        if found.last_used is None or now - found.last_used >= LAST_USED_EVERY:
+        if stamp_owed(found, now):
             # Written a moment later with the other handshakes' stamps, in one statement
             # (cardroom/tables/token_stamps.py); the handshake does not wait for it.
             stamp_soon(found.pk, now)

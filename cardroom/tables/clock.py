@@ -209,8 +209,8 @@ class ClockThread(threading.Thread):
         sockets' actions, the two simply take turns, one due table per turn: when the whole
         sweep was one turn, every action that arrived during it waited for all of its
         timeouts (30 at once when the tables' deadlines fall together), and in the 30-table
-        benchmark antes and declares took 170-330 ms at the p99; one table per turn, the
-        actions go between the timeouts, 90-110 ms (tests/load/load.py, two runs each).
+        benchmark antes and declares took 170-335 ms at the p99 (four runs); one table per
+        turn, the actions go between the timeouts, 90-110 ms (two runs; tests/load/load.py).
         """
         loop = server_loop() if connection.vendor == "sqlite" else None
         if loop is None:

@@ -98,11 +98,11 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         server's busy time at 100 tables (py-spy); on SQLite a fifth of the server's CPU in the
         30-table benchmark for the group messages alone, and there that thread is also the one
         writer, so each frame of a socket waited in line behind the writes in hand before its
-        action waited in line again. SQLite once kept the hop for a socket's own frames, as a
-        brake on the handshakes that measured faster than none; since the handshakes wait
-        their turn (cardroom/tables/admission.py) and the clock takes turns table by table,
-        the same benchmark's round trips were faster without it (p99 126-135 ms in two runs,
-        against 179-189 ms with it), so no message takes it."""
+        action waited in line again. SQLite once kept the hop for a socket's own frames, which
+        then measured faster than none; since the handshakes wait their turn
+        (cardroom/tables/admission.py) and the clock takes turns table by table, the same
+        benchmark's round trips were faster without it (p99 126-135 ms in two runs, against
+        179-189 ms with it), so no message takes it."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")

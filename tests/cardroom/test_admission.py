@@ -49,8 +49,8 @@ async def in_hand(monkeypatch, bound: float) -> asyncio.Task:
     return sitting
 
 
-def handshake(app: Any, kind: str = "websocket") -> Any:
-    return HandshakeAdmission(app)({"type": kind}, None, None)
+def handshake(app: Any) -> Any:
+    return HandshakeAdmission(app)({"type": "websocket"}, None, None)
 
 
 class Inner:
@@ -83,13 +83,12 @@ async def test_a_handshake_waits_until_the_action_in_hand_is_answered(held, monk
     assert inner.reached == ["websocket"]
 
 
-async def test_the_wait_is_bounded_and_pages_never_wait(held, monkeypatch):
+async def test_the_wait_is_bounded(held, monkeypatch):
     sitting = await in_hand(monkeypatch, 0.05)
     inner = Inner()
-    # HTTP is not gated at all; a socket is let in after the bound though the action waits on.
-    await asyncio.wait_for(handshake(inner, "http"), 0.02)
+    # A socket is let in after the bound though the action waits on.
     await asyncio.wait_for(handshake(inner), 1.0)
-    assert inner.reached == ["http", "websocket"]
+    assert inner.reached == ["websocket"]
     assert not sitting.done()
     assert await actions_quiet(0.01) is False
     held.set()

@@ -6,6 +6,10 @@ class CardroomConfig(AppConfig):
     verbose_name = "Cardroom"
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
         from cardroom import roles
+        from cardroom.tables.timestamps import use_compiled_loader
 
         roles.connect()
+        connection_created.connect(use_compiled_loader, dispatch_uid="cardroom-timestamps")

@@ -14,7 +14,6 @@ layer's hop (msgpack over Redis) would leave only its English text.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import time
 from datetime import datetime
@@ -43,6 +42,7 @@ from cardroom.tables.protocol import (
     check_message,
     check_text,
     decode,
+    encode_frame,
     error_frame,
     id_key,
     parse_message,
@@ -341,10 +341,10 @@ class TableApiConsumer(_TableConsumer):
     """The JSON protocol of one table, for bots, tests, load scripts and other front ends."""
 
     async def send_state(self, state: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(state))
+        await self.send(text_data=encode_frame(state))
 
     async def answer(self, answer: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(answer))
+        await self.send(text_data=encode_frame(answer))
 
 
 #: Form fields the page sends in dollars, turned into cents before the runtime sees them.

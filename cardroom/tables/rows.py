@@ -34,6 +34,7 @@ __all__ = [
     "rows_where",
     "seats_online",
     "seats_since",
+    "table_and_seats_locked",
     "table_row",
     "table_row_locked",
     "table_still_due",
@@ -97,11 +98,34 @@ def _table_sql(vendor: str, lock: bool) -> str:
 def held_seats(table_id: int) -> dict[int, Seat]:
     """The seats held at the table by number, each with ``user`` and ``user.play_limits``
     (None for a player without limits) cached, as ``select_related`` would leave them."""
+    return _held_seats(_fetch(_seats_sql(connection.vendor), table_id))
+
+
+def table_and_seats_locked(table_id: int) -> tuple[Table, dict[int, Seat]]:
+    """``table_row_locked``, then ``held_seats`` read after the lock is granted: on PostgreSQL
+    in one round trip (two statements in one text, the second run once the first has its
+    lock, so it sees what the lock's previous holder committed), elsewhere in two."""
+    lock = bool(connection.features.has_select_for_update_of)
+    with connection.cursor() as cursor:
+        mogrify = getattr(cursor.cursor, "mogrify", None)
+        if connection.vendor != "postgresql" or mogrify is None:
+            return table_row_locked(table_id), held_seats(table_id)
+        cursor.execute(
+            f"{mogrify(_table_sql(connection.vendor, lock), [table_id])}; "
+            f"{mogrify(_seats_sql(connection.vendor), [table_id])}"
+        )
+        table_rows = cursor.fetchall()
+        cursor.nextset()
+        seat_rows = cursor.fetchall()
+    return _table_from(table_rows, table_id), _held_seats(seat_rows)
+
+
+def _held_seats(rows: list[tuple[Any, ...]]) -> dict[int, Seat]:
     user_field = Seat._meta.get_field("user")
     limits_field = PlayerLimits._meta.get_field("user").remote_field
     readers = _readers(_SEATS)
     seats: dict[int, Seat] = {}
-    for row in _fetch(_seats_sql(connection.vendor), table_id):
+    for row in rows:
         seat, user, limits = (read(row) for read in readers)
         assert isinstance(seat, Seat) and isinstance(user, User)
         user_field.set_cached_value(seat, user)
@@ -123,7 +147,10 @@ def table_row(table_id: int) -> Table:
 
 
 def _table_row(table_id: int, *, lock: bool) -> Table:
-    rows = _fetch(_table_sql(connection.vendor, lock), table_id)
+    return _table_from(_fetch(_table_sql(connection.vendor, lock), table_id), table_id)
+
+
+def _table_from(rows: list[tuple[Any, ...]], table_id: int) -> Table:
     if not rows:
         raise Table.DoesNotExist(f"no table {table_id}")
     read_table, read_hand = _readers(_TABLE)

@@ -41,11 +41,12 @@ from cardroom.tables.rows import (
     hand_numbering,
     held_seats,
     last_transfer_id,
+    table_and_seats_locked,
     table_row_locked,
 )
 from cardroom.tables.selectors import recent_hands
 from cardroom.tables.snapshots import commitment_of, table_snapshot
-from cardroom.tables.writes import insert_returning, insert_rows, update_row
+from cardroom.tables.writes import Writes, insert_returning
 from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
@@ -221,8 +222,8 @@ def _apply(
 ) -> Outcome:
     try:
         with transaction.atomic():
-            table = locked_table(table_id)
-            return _apply_to(table, held_seats(table.pk), action, user, now, action_id, present)
+            table, seats = locked_table_and_seats(table_id)
+            return _apply_to(table, seats, action, user, now, action_id, present)
     except (IllegalAction, ConfigError, LedgerError, IntegrityError):
         # A refusal may be the retry of an id that was applied (a top-up now over the limit,
         # an ante already made, the journal's unique id): then it is answered as applied.
@@ -234,7 +235,17 @@ def _apply(
 
 def locked_table(table_id: int) -> Table:
     """The table row, locked for this transaction, with its open hand (one query)."""
-    table = table_row_locked(table_id)
+    return _with_open_hand(table_row_locked(table_id))
+
+
+def locked_table_and_seats(table_id: int) -> tuple[Table, dict[int, Seat]]:
+    """``locked_table`` and the seats held, read once the lock is held (one round trip on
+    PostgreSQL)."""
+    table, seats = table_and_seats_locked(table_id)
+    return _with_open_hand(table), seats
+
+
+def _with_open_hand(table: Table) -> Table:
     if table.open_hand_id is not None and table.open_hand is None:
         # PostgreSQL, after waiting for the lock: the row is re-read as the other transaction
         # left it, but the joined hand is read from the snapshot taken before the wait, in
@@ -317,8 +328,7 @@ def table_act_many(
                 answers.append(IllegalAction(words("unknown action {kind}", kind=repr(kind))))
                 continue
             if table is None:
-                table = locked_table(table_id)
-                seats = held_seats(table.pk)
+                table, seats = locked_table_and_seats(table_id)
             try:
                 with transaction.atomic():
                     answer = _apply_to(table, seats, dict(action), user, None, action_id, present)
@@ -456,7 +466,9 @@ def settle(
         # start now, so every chip of it is recorded against it.
         hand = _open_hand(table)
     version = table.version + 1
-    insert_rows(
+    # The rows that read nothing back go together at the end (cardroom/tables/writes.py).
+    writes = Writes()
+    writes.insert(
         TableAction,
         [
             TableAction(
@@ -471,13 +483,13 @@ def settle(
         ],
     )
     _post_money(table, version, recorded, users, hand)
-    _record_events(table, version, recorded, now, hand, users)
+    _record_events(table, version, recorded, now, hand, users, writes)
     _close_vacated_seats(table, game.view(state, None), seats, now)
     if at_rest and hand is not None and hand.ended is None and not hand.dealt:
         # A hand opened for its antes or bets that never came to a deal (too few players).
         hand.ended = now
         hand.result = {"type": "hand_not_dealt"}
-        update_row(hand, ["ended", "result"])
+        writes.update(hand, ["ended", "result"])
     table.open_hand = hand if hand is not None and hand.ended is None else None
     table.open_hand_dealt = table.open_hand is not None and hand is not None and hand.dealt
     table.state = game.dump(state)
@@ -496,7 +508,8 @@ def settle(
     table.deadline = (
         None if held or table.status == TableStatus.CLOSED else moment_of(game.deadline(state))
     )
-    update_row(table, written)
+    writes.update(table, written)
+    writes.flush()  # before the snapshot, which may read the hand that ended
     broadcast_on_commit(
         table, _snapshot(table, recorded, seats, users, hand, "hand_ended" in types)
     )
@@ -681,9 +694,11 @@ def _record_events(
     now: datetime,
     hand: Hand | None,
     users: Mapping[int, User],
+    writes: Writes,
 ) -> None:
     """Append ``events`` to the history; a private one names its readers by user, from who
-    sits where now (``users``), so a later occupant of its seat never reads it, nor it theirs."""
+    sits where now (``users``), so a later occupant of its seat never reads it, nor it theirs.
+    The rows are written with ``writes``."""
     from cardroom.tables.history import event_readers
 
     if not events:
@@ -719,9 +734,9 @@ def _record_events(
         if data["type"] == "hand_ended" and hand is not None:
             hand.ended = now
             hand.result = data
-            update_row(hand, ["ended", "result", "dealt"])
+            writes.update(hand, ["ended", "result", "dealt"])
             hand = None
-    insert_rows(HandEvent, rows)
+    writes.insert(HandEvent, rows)
     table.last_event_seq = seq
 
 

@@ -152,12 +152,37 @@ def _seconds(name: str, value: Any) -> float:
     return float(value)
 
 
+#: Configs already built, by preset and options (each value with its type: 1, 1.0 and True
+#: are equal keys otherwise). A table's config is read back with every load of its state, and
+#: checking it again was a third of a load's time.
+_BUILT: dict[tuple[Any, ...], OnlineConfig] = {}
+_BUILT_MAX = 512
+
+
 def online_config(preset: str, options: Mapping[str, Any] | None = None) -> OnlineConfig:
     """Build and validate a table's config from a preset name and options.
 
     ``ante`` is required. ``match_cap`` defaults to the cap of ``match_cap_family`` (default
     ``seed_000``), ``min_buy_in`` to 100 times the ante.
     """
+    try:
+        key = (
+            preset,
+            *sorted((name, type(value), value) for name, value in (options or {}).items()),
+        )
+        hash(key)
+    except TypeError:  # an unhashable or unorderable option: checked below, and refused
+        return _online_config(preset, options)
+    built = _BUILT.get(key)
+    if built is None:
+        built = _online_config(preset, options)
+        if len(_BUILT) >= _BUILT_MAX:
+            _BUILT.clear()
+        _BUILT[key] = built
+    return built
+
+
+def _online_config(preset: str, options: Mapping[str, Any] | None) -> OnlineConfig:
     if preset not in ONLINE_PRESETS:
         raise ConfigError(
             words(

@@ -82,3 +82,18 @@ def test_a_config_reads_back_from_its_json() -> None:
     config = make_config("survivor", {"ante": 25, "match_cap_family": "seed_004", "seats": 6})
     data = config.to_json()
     assert make_config(data.pop("preset"), data) == config
+
+
+def test_a_config_built_once_is_reused_and_a_lookalike_value_is_still_checked() -> None:
+    """Configs are kept by preset and options, each value with its type: True equals 1 and
+    hashes like it, yet is no ante."""
+    from games.guts.config import online_config
+
+    first = online_config("survivor", {"ante": 100, "decision_seconds": 4})
+    assert online_config("survivor", {"decision_seconds": 4, "ante": 100}) is first
+    assert online_config("survivor", {"ante": 100, "decision_seconds": 4.0}) == first
+    online_config("survivor", {"ante": 1})
+    with pytest.raises(ConfigError, match="whole number"):
+        online_config("survivor", {"ante": True})
+    with pytest.raises(ConfigError, match="whole number"):
+        online_config("survivor", {"ante": [100]})  # unhashable: checked, not kept

@@ -17,7 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from accounts.models import OVERDRAFT_KINDS, Account, AccountKind, Transfer, TransferKind, User
-from cardroom.tables.writes import insert_returning, insert_rows
+from cardroom.tables.writes import Writes, insert_returning
 from games.words import Money, Sentence, words
 
 __all__ = [
@@ -249,10 +249,14 @@ def _post_fresh(
         accounts[code] = account
     deltas = _deltas(postings, accounts)
     transfers = [_transfer(posting, accounts, table_id, hand_id, actor) for posting in postings]
-    # One hand-written statement (the ORM's bulk_create built it again on every action); the
-    # runtime reads no transfer back, so their ids are not either.
-    insert_rows(Transfer, transfers)
-    _apply_deltas(deltas, accounts)
+    # Hand-written statements (the ORM's bulk_create built them again on every action); the
+    # runtime reads no transfer back, so their ids are not either. The transfers and the
+    # balances go together: one round trip on PostgreSQL (cardroom/tables/writes.py).
+    writes = Writes()
+    writes.insert(Transfer, transfers)
+    if (update := _deltas_statement(deltas, accounts)) is not None:
+        writes.add(*update)
+    writes.flush()
     return transfers
 
 
@@ -360,9 +364,18 @@ def _transfer(
 
 def _apply_deltas(deltas: dict[str, int], accounts: dict[str, Account]) -> None:
     """Every changed balance in one statement (relative, so the cached balance can't drift)."""
+    if (update := _deltas_statement(deltas, accounts)) is not None:
+        with connection.cursor() as cursor:
+            cursor.execute(*update)
+
+
+def _deltas_statement(
+    deltas: dict[str, int], accounts: dict[str, Account]
+) -> tuple[str, list[int]] | None:
+    """The update of ``_apply_deltas`` and its values (None when no balance changes)."""
     changed = {accounts[code].pk: delta for code, delta in deltas.items() if delta}
     if not changed:
-        return
+        return None
     # Hand-written for the same reason as ``_locked``; CAST keeps PostgreSQL's CASE bigint.
     quote = connection.ops.quote_name
     ids = list(changed)
@@ -373,8 +386,7 @@ def _apply_deltas(deltas: dict[str, int], accounts: dict[str, Account]) -> None:
         f"WHERE {quote('id')} IN ({', '.join(['%s'] * len(ids))})"
     )
     params = [value for pk in ids for value in (pk, changed[pk])] + ids
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    return sql, params
 
 
 def _existing(postings: Sequence[Posting]) -> list[Transfer] | None:

@@ -133,6 +133,10 @@ class Writes:
                 (_insert_sql(model, len(chunk) // width, connection.vendor), chunk)
             )
 
+    def add(self, sql: str, params: Sequence[Any]) -> None:
+        """A statement of the caller's own, with its values."""
+        self.statements.append((sql, list(params)))
+
     def update(self, instance: Model, names: Sequence[str]) -> None:
         """``update_row``, at the flush."""
         sql = _update_sql(type(instance), tuple(names), connection.vendor)

@@ -58,7 +58,7 @@ play: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py seed_demo
 	@echo "The cardroom is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
-	$(BIN)/daphne -b $(HOST) -p $(PORT) cardroom.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) --websocket_connect_timeout 20 cardroom.asgi:application
 
 # The deployment's shape on this machine (docs/deploy.md): several daphne processes behind
 # nginx on loopback, on DATABASE_URL and REDIS_URL, which it requires. Ctrl-C stops them all.

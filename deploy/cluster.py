@@ -249,7 +249,9 @@ def run(args: argparse.Namespace) -> int:
         if separate:
             cluster.start("clock", [python, "manage.py", "runclock"], env)
         for port in ports:
-            daphne = [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            # A handshake may take 20 s before daphne refuses it (docs/deploy.md).
+            daphne = [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                      "--websocket_connect_timeout", "20"]  # fmt: skip
             cluster.start(f"daphne-{port}", [*daphne, "--proxy-headers", ASGI_APP], env)
         for port in ports:
             cluster.wait_until(f"daphne on {port}", functools.partial(accepting, port))

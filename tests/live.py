@@ -99,7 +99,7 @@ def start_daphne(name: str, env: dict[str, str] | None = None, port: int = 0) ->
     with open(log_path, "wb") as log:  # the child keeps its own copy of the file
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "cardroom.asgi:application"],
+             "--websocket_connect_timeout", "20", "cardroom.asgi:application"],
             cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     return Daphne(f"http://127.0.0.1:{port}", port, process, log_path)

@@ -17,8 +17,8 @@ p99 (four runs); with both and the clock's turns (cardroom/tables/clock.py), 77-
 (consumers.py) besides, 60-68 ms and 95-206 ms (four runs).
 
 Both waits together are bounded by ``HANDSHAKE_WAIT_SECONDS``, far inside daphne's handshake
-timeout (``--websocket_connect_timeout``, 5 s): a stream of actions that never pauses delays a
-handshake, never refuses it.
+timeout (``--websocket_connect_timeout``: 5 s by default, 20 s as the project starts daphne,
+docs/deploy.md): a stream of actions that never pauses delays a handshake, never refuses it.
 """
 
 from __future__ import annotations

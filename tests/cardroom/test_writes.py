@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from cardroom.models import HandEvent, Table, TableAction
@@ -117,3 +117,73 @@ def test_insert_returning_reads_back_its_key_as_the_orms_create(table, make_play
     )
     assert (stored.user_id, stored.connections, stored.joined) == (ann.pk, 1, raw.joined)
     Seat.objects.filter(pk__in=[raw.pk, orm.pk]).delete()  # not a game's seats
+
+
+AWKWARD = 'it\'s 100% \\ %s %(x)s; DROP TABLE x; -- "quoted" é ✓'
+
+
+def test_writes_sent_together_read_back_as_written_in_order(table, make_player):
+    """Statements gathered by Writes run in the order added, as one text on PostgreSQL; values
+    with quotes, percent signs, backslashes and semicolons arrive as they were."""
+    from cardroom.tables.writes import PARAMETERS_AT_ONCE, Writes
+
+    ann = make_player("ann")
+    writes = Writes()
+    events = [
+        HandEvent(table=table, version=3, seq=seq, type="note", data={"n": seq, "text": AWKWARD})
+        for seq in range(1, 13)
+    ]
+    writes.insert(HandEvent, events)
+    writes.insert(
+        TableAction,
+        [
+            TableAction(
+                table=table,
+                version=3,
+                seq=0,
+                action={"t": AWKWARD},
+                actor=ann,
+                client_id=AWKWARD[:40],
+            )
+        ],
+    )
+    table.state = {**table.state, "note": AWKWARD}
+    table.version = 3
+    writes.update(table, ["state", "version"])
+    # Added last, run last: it sees the update above.
+    writes.add(
+        f"UPDATE {Table._meta.db_table} SET version = version + %s WHERE id = %s", [1, table.pk]
+    )
+    if connection.vendor == "postgresql":
+        width = len([f for f in HandEvent._meta.concrete_fields if not f.primary_key])
+        # Twelve events of `width` values: more than one statement, none over the limit.
+        assert len(writes.statements) == -(-12 // (PARAMETERS_AT_ONCE // width)) + 3
+        assert all(len(params) <= PARAMETERS_AT_ONCE for _, params in writes.statements)
+    assert HandEvent.objects.filter(table=table).count() == 0  # nothing before the flush
+    writes.flush()
+    assert writes.statements == []
+    stored = list(HandEvent.objects.filter(table=table).order_by("seq"))
+    assert [(e.seq, e.data) for e in stored] == [
+        (s, {"n": s, "text": AWKWARD}) for s in range(1, 13)
+    ]
+    journal = TableAction.objects.get(table=table, version=3)
+    assert (journal.action, journal.client_id) == ({"t": AWKWARD}, AWKWARD[:40])
+    read = Table.objects.get(pk=table.pk)
+    assert (read.state["note"], read.version) == (AWKWARD, 4)
+
+
+def test_a_refusal_among_writes_sent_together_is_djangos_integrity_error(table, make_player):
+    """The journal's receipt refused at the flush is the IntegrityError the runtime catches,
+    and the savepoint takes back every statement of the flush, not only the refused one."""
+    from cardroom.tables.writes import Writes
+
+    ann = make_player("ann")
+    row = {"table": table, "seq": 0, "action": {"kind": "ante"}, "actor": ann, "client_id": "same"}
+    insert_rows(TableAction, [TableAction(**row, version=11)])
+    writes = Writes()
+    writes.insert(HandEvent, [HandEvent(table=table, version=12, seq=1, type="x", data={})])
+    writes.insert(TableAction, [TableAction(**row, version=12)])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        writes.flush()
+    assert not HandEvent.objects.filter(table=table, version=12).exists()
+    assert TableAction.objects.filter(table=table, client_id="same").count() == 1

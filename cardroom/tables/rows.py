@@ -110,10 +110,12 @@ def table_and_seats_locked(table_id: int) -> tuple[Table, dict[int, Seat]]:
         mogrify = getattr(cursor.cursor, "mogrify", None)
         if connection.vendor != "postgresql" or mogrify is None:
             return table_row_locked(table_id), held_seats(table_id)
-        cursor.execute(
-            f"{mogrify(_table_sql(connection.vendor, lock), [table_id])}; "
-            f"{mogrify(_seats_sql(connection.vendor), [table_id])}"
-        )
+        with connection.wrap_database_errors:  # psycopg's errors as Django's, as execute's
+            text = (
+                f"{mogrify(_table_sql(connection.vendor, lock), [table_id])}; "
+                f"{mogrify(_seats_sql(connection.vendor), [table_id])}"
+            )
+        cursor.execute(text)
         table_rows = cursor.fetchall()
         cursor.nextset()
         seat_rows = cursor.fetchall()

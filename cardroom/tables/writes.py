@@ -108,15 +108,20 @@ class Writes:
 
     An action's journal entries, its history events, the hand's and the table's rows were four
     round trips to PostgreSQL, each with its own send, wait and result; sent as one text (the
-    simple query protocol runs several statements), they are one. Each value is prepared when
-    its statement is added, as ``insert_rows`` and ``update_row`` prepare it, and the
-    statements run in the order added. Nothing may read these rows before the flush. Where
-    the driver cannot join statements (SQLite, a cursor binding on the server), they run one
-    by one at the flush.
+    simple query protocol runs several statements), they are one. Each statement is prepared
+    when it is added, as ``insert_rows`` and ``update_row`` prepare it, and on PostgreSQL also
+    quoted then by psycopg itself, exactly as its execute would send it (client-side binding):
+    a JSON value changed after its statement was added is written as it was when added, on
+    either database, and a value psycopg cannot quote is refused there, as Django's error.
+    The statements run in the order added. Nothing may read these rows before the flush.
+    Where the driver cannot quote (SQLite, a cursor binding on the server), they run one by
+    one at the flush.
     """
 
     def __init__(self) -> None:
-        self.statements: list[tuple[str, list[Any]]] = []
+        #: (sql, values, the statement quoted with its values: PostgreSQL only, else None).
+        self.statements: list[tuple[str, list[Any], str | None]] = []
+        self._cursor: Any = None
 
     def insert(self, model: type[Model], instances: Sequence[Model]) -> None:
         """``insert_rows``, at the flush; on PostgreSQL in statements psycopg keeps parsed."""
@@ -129,29 +134,41 @@ class Writes:
             rows = max(1, PARAMETERS_AT_ONCE // width)
         for start in range(0, len(params), rows * width):
             chunk = params[start : start + rows * width]
-            self.statements.append(
-                (_insert_sql(model, len(chunk) // width, connection.vendor), chunk)
-            )
+            self.add(_insert_sql(model, len(chunk) // width, connection.vendor), chunk)
 
     def add(self, sql: str, params: Sequence[Any]) -> None:
-        """A statement of the caller's own, with its values."""
-        self.statements.append((sql, list(params)))
+        """A statement with its values (``insert`` and ``update`` add theirs here)."""
+        values = list(params)
+        self.statements.append((sql, values, self._quoted(sql, values)))
 
     def update(self, instance: Model, names: Sequence[str]) -> None:
         """``update_row``, at the flush."""
         sql = _update_sql(type(instance), tuple(names), connection.vendor)
-        self.statements.append((sql, _updated_values(instance, names)))
+        self.add(sql, _updated_values(instance, names))
+
+    def _quoted(self, sql: str, values: list[Any]) -> str | None:
+        if connection.vendor != "postgresql":
+            return None
+        if self._cursor is None:
+            self._cursor = connection.cursor()
+        mogrify = getattr(self._cursor.cursor, "mogrify", None)
+        if mogrify is None:
+            return None
+        with connection.wrap_database_errors:  # psycopg's errors as Django's, as execute's
+            text: str = mogrify(sql, values)
+        return text
 
     def flush(self) -> None:
         statements, self.statements = self.statements, []
+        cursor, self._cursor = self._cursor, None
         if not statements:
+            if cursor is not None:
+                cursor.close()
             return
-        with connection.cursor() as cursor:
-            mogrify = getattr(cursor.cursor, "mogrify", None)
-            if connection.vendor == "postgresql" and mogrify is not None and len(statements) > 1:
-                # Each statement's values are quoted by psycopg itself, exactly as its
-                # execute would send them (its client-side binding), then all go at once.
-                cursor.execute("; ".join(mogrify(sql, params) for sql, params in statements))
+        with cursor if cursor is not None else connection.cursor() as cursor:
+            texts = [text for _, _, text in statements]
+            if len(statements) > 1 and all(text is not None for text in texts):
+                cursor.execute("; ".join(texts))  # type: ignore[arg-type]
                 return
-            for sql, params in statements:
-                cursor.execute(sql, params)
+            for sql, values, _ in statements:
+                cursor.execute(sql, values)

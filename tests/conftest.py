@@ -88,6 +88,24 @@ def two_factor_login(db):
     return login_with_two_factor
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and before it is dropped, the end of every other session
+    on it (PostgreSQL). A pool or clock thread of this run may still hold a connection, and
+    PostgreSQL refuses to drop a database in use: the run ended with "database ... is being
+    accessed by other users" and left its test database behind."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+
+
 def pytest_sessionstart(session):
     """The translations compiled from their .po files when those changed since (``make install``
     does it too; a direct pytest run after editing a .po would otherwise read stale .mo files).

@@ -105,10 +105,12 @@ def table_and_seats_locked(table_id: int) -> tuple[Table, dict[int, Seat]]:
     """``table_row_locked``, then ``held_seats`` read after the lock is granted: on PostgreSQL
     in one round trip (two statements in one text, the second run once the first has its
     lock, so it sees what the lock's previous holder committed), elsewhere in two."""
+    if connection.vendor != "postgresql":
+        return table_row_locked(table_id), held_seats(table_id)
     lock = bool(connection.features.has_select_for_update_of)
     with connection.cursor() as cursor:
         mogrify = getattr(cursor.cursor, "mogrify", None)
-        if connection.vendor != "postgresql" or mogrify is None:
+        if mogrify is None:  # a cursor binding on the server: no text of several statements
             return table_row_locked(table_id), held_seats(table_id)
         with connection.wrap_database_errors:  # psycopg's errors as Django's, as execute's
             text = (

@@ -15,6 +15,7 @@ a connection in any other zone keeps Django's loader.
 from __future__ import annotations
 
 from datetime import UTC
+from functools import cache
 from typing import Any
 
 __all__ = ["use_compiled_loader"]
@@ -34,15 +35,10 @@ def use_compiled_loader(sender: Any, connection: Any, **kwargs: Any) -> None:
         return  # the pure-Python build: nothing faster to use
     if raw.info.parameter_status("TimeZone") != "UTC":
         return
-    global _LOADER
-    if _LOADER is None:
-        _LOADER = _loader_class(compiled)
-    raw.adapters.register_loader("timestamptz", _LOADER)
+    raw.adapters.register_loader("timestamptz", _loader_class(compiled))
 
 
-_LOADER: type | None = None
-
-
+@cache
 def _loader_class(compiled: type) -> type:
     """A loader whose ``load`` is the compiled loader's own (psycopg's compiled classes take
     no subclass), with the ``timezone`` attribute Django's cursors check: they register their

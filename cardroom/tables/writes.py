@@ -17,11 +17,11 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model
 
-__all__ = ["Writes", "insert_returning", "insert_rows", "update_row"]
+__all__ = ["Writes", "insert_returning"]
 
 #: psycopg keeps the parsed form of a statement of at most this many parameters (and 4 KB of
 #: text), and parses a larger one again on every call: a hand's events in one insert took
-#: 0.3-0.8 ms to parse. Rows sent together are split to stay under it.
+#: 0.76 ms a call to parse under cProfile (which inflates it). Rows are split to stay under.
 PARAMETERS_AT_ONCE = 50
 
 
@@ -46,15 +46,6 @@ def _insert_sql(model: type[Model], rows: int, vendor: str) -> str:
     columns = ", ".join(quote(str(field.column)) for field in fields)
     row = f"({', '.join(['%s'] * len(fields))})"
     return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
-
-
-def insert_rows(model: type[Model], instances: Sequence[Model]) -> None:
-    """Insert the instances in one statement (their primary keys are not read back)."""
-    if not instances:
-        return
-    params = _inserted_values(model, instances)
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(model, len(instances), connection.vendor), params)
 
 
 def insert_returning(instance: Model) -> None:
@@ -93,24 +84,15 @@ def _updated_values(instance: Model, names: Sequence[str]) -> list[Any]:
     return [*params, instance.pk]
 
 
-def update_row(instance: Model, names: Sequence[str]) -> None:
-    """``instance.save(update_fields=names)``, without signals (nothing listens to them on
-    these models) and without building the statement again."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _update_sql(type(instance), tuple(names), connection.vendor),
-            _updated_values(instance, names),
-        )
-
-
 class Writes:
     """Inserts and updates that read nothing back, sent together by ``flush``.
 
     An action's journal entries, its history events, the hand's and the table's rows were four
     round trips to PostgreSQL, each with its own send, wait and result; sent as one text (the
     simple query protocol runs several statements), they are one. Each statement is prepared
-    when it is added, as ``insert_rows`` and ``update_row`` prepare it, and on PostgreSQL also
-    quoted then by psycopg itself, exactly as its execute would send it (client-side binding):
+    when it is added, each value by its own field as the ORM would prepare it, and on
+    PostgreSQL quoted then by psycopg itself, exactly as its execute would send it (client-side
+    binding):
     a JSON value changed after its statement was added is written as it was when added, on
     either database, and a value psycopg cannot quote is refused there, as Django's error.
     The statements run in the order added. Nothing may read these rows before the flush.
@@ -124,7 +106,8 @@ class Writes:
         self._cursor: Any = None
 
     def insert(self, model: type[Model], instances: Sequence[Model]) -> None:
-        """``insert_rows``, at the flush; on PostgreSQL in statements psycopg keeps parsed."""
+        """Insert the instances (their primary keys are not read back), on PostgreSQL in
+        statements psycopg keeps parsed."""
         if not instances:
             return
         width = len(_fields(model))
@@ -142,7 +125,8 @@ class Writes:
         self.statements.append((sql, values, self._quoted(sql, values)))
 
     def update(self, instance: Model, names: Sequence[str]) -> None:
-        """``update_row``, at the flush."""
+        """``instance.save(update_fields=names)``, without signals (nothing listens to them on
+        these models)."""
         sql = _update_sql(type(instance), tuple(names), connection.vendor)
         self.add(sql, _updated_values(instance, names))
 
@@ -166,9 +150,9 @@ class Writes:
                 cursor.close()
             return
         with cursor if cursor is not None else connection.cursor() as cursor:
-            texts = [text for _, _, text in statements]
-            if len(statements) > 1 and all(text is not None for text in texts):
-                cursor.execute("; ".join(texts))  # type: ignore[arg-type]
+            texts = [text for _, _, text in statements if text is not None]
+            if len(statements) > 1 and len(texts) == len(statements):
+                cursor.execute("; ".join(texts))
                 return
             for sql, values, _ in statements:
                 cursor.execute(sql, values)

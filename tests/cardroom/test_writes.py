@@ -1,4 +1,5 @@
-"""The hand-written writes of cardroom/tables/writes.py leave the rows the ORM would."""
+"""The hand-written writes of cardroom/tables/writes.py (``Writes``) leave the rows the ORM
+would."""
 
 from __future__ import annotations
 
@@ -10,9 +11,22 @@ from django.utils import timezone
 
 from cardroom.models import HandEvent, Table, TableAction
 from cardroom.tables.runtime import table_create
-from cardroom.tables.writes import insert_rows, update_row
+from cardroom.tables.writes import Writes
 
 pytestmark = pytest.mark.django_db
+
+
+def insert_rows(model, instances) -> None:
+    """Rows written at once, as an action's writes are at its flush."""
+    writes = Writes()
+    writes.insert(model, instances)
+    writes.flush()
+
+
+def update_row(instance, names) -> None:
+    writes = Writes()
+    writes.update(instance, names)
+    writes.flush()
 
 
 def values(instance, *skip: str) -> dict:
@@ -125,7 +139,7 @@ AWKWARD = 'it\'s 100% \\ %s %(x)s; DROP TABLE x; -- "quoted" é ✓'
 def test_writes_sent_together_read_back_as_written_in_order(table, make_player):
     """Statements gathered by Writes run in the order added, as one text on PostgreSQL; values
     with quotes, percent signs, backslashes and semicolons arrive as they were."""
-    from cardroom.tables.writes import PARAMETERS_AT_ONCE, Writes
+    from cardroom.tables.writes import PARAMETERS_AT_ONCE
 
     ann = make_player("ann")
     writes = Writes()
@@ -175,8 +189,6 @@ def test_writes_sent_together_read_back_as_written_in_order(table, make_player):
 def test_a_refusal_among_writes_sent_together_is_djangos_integrity_error(table, make_player):
     """The journal's receipt refused at the flush is the IntegrityError the runtime catches,
     and the savepoint takes back every statement of the flush, not only the refused one."""
-    from cardroom.tables.writes import Writes
-
     ann = make_player("ann")
     row = {"table": table, "seq": 0, "action": {"kind": "ante"}, "actor": ann, "client_id": "same"}
     insert_rows(TableAction, [TableAction(**row, version=11)])
@@ -192,8 +204,6 @@ def test_a_refusal_among_writes_sent_together_is_djangos_integrity_error(table, 
 def test_a_value_is_written_as_it_was_when_its_statement_was_added(table):
     """A JSON value changed between ``add`` and ``flush`` is written as it was when added, on
     either database (on PostgreSQL the statement is quoted when added)."""
-    from cardroom.tables.writes import Writes
-
     data = {"type": "note", "n": 1}
     writes = Writes()
     writes.insert(HandEvent, [HandEvent(table=table, version=5, seq=1, type="note", data=data)])
@@ -207,8 +217,6 @@ def test_a_value_psycopg_cannot_quote_is_djangos_error(table):
     """A NUL in text: PostgreSQL takes none, and the refusal is Django's DataError, as a
     statement sent alone would raise it (the runtime answers it as the database's failure)."""
     from django.db import DataError
-
-    from cardroom.tables.writes import Writes
 
     writes = Writes()
     if connection.vendor != "postgresql":

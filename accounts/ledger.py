@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from accounts.models import OVERDRAFT_KINDS, Account, AccountKind, Transfer, TransferKind, User
+from cardroom.tables.prepared import execute_prepared
 from cardroom.tables.writes import Writes, insert_returning
 from games.words import Money, Sentence, words
 
@@ -255,7 +257,7 @@ def _post_fresh(
     writes = Writes()
     writes.insert(Transfer, transfers)
     if (update := _deltas_statement(deltas, accounts)) is not None:
-        writes.add(*update)
+        writes.add(*update, label="balances")
     writes.flush()
     return transfers
 
@@ -265,19 +267,24 @@ def _post_fresh(
 _LOCKED_FIELDS = ("id", "code", "kind", "user_id", "table_id", "balance")
 
 
-def _locked(codes: list[str]) -> dict[str, Account]:
-    """The accounts, locked in ascending id order. Hand-written: on the table runtime's path
-    on every action, where the ORM's building of this query cost more than the database."""
+@cache
+def _locked_sql(count: int, vendor: str) -> str:
+    """The lock of ``count`` accounts by code, built once per count."""
     quote = connection.ops.quote_name
     sql = (
         f"SELECT {', '.join(quote(name) for name in _LOCKED_FIELDS)} "
         f"FROM {quote(Account._meta.db_table)} "
-        f"WHERE {quote('code')} IN ({', '.join(['%s'] * len(codes))}) ORDER BY {quote('id')}"
+        f"WHERE {quote('code')} IN ({', '.join(['%s'] * count)}) ORDER BY {quote('id')}"
     )
-    if connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
+    return sql + " FOR UPDATE" if connection.features.has_select_for_update else sql
+
+
+def _locked(codes: list[str]) -> dict[str, Account]:
+    """The accounts, locked in ascending id order. Hand-written: on the table runtime's path
+    on every action, where the ORM's building of this query cost more than the database."""
+    sql = _locked_sql(len(codes), connection.vendor)
     with connection.cursor() as cursor:
-        cursor.execute(sql, codes)
+        execute_prepared(cursor, "accounts_locked", sql, codes)
         rows = cursor.fetchall()
     accounts = (Account.from_db(connection.alias, _LOCKED_FIELDS, row) for row in rows)
     return {account.code: account for account in accounts}

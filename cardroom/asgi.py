@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 
 from django.core.asgi import get_asgi_application
 
@@ -19,14 +18,16 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from cardroom.heap import settle_heap  # noqa: E402
 from cardroom.routing import websocket_urlpatterns  # noqa: E402
 from cardroom.tables.admission import HandshakeAdmission  # noqa: E402
 from cardroom.tables.auth import session_and_token_auth  # noqa: E402  (needs Django set up)
 from cardroom.tables.broadcast import ServerLoop  # noqa: E402
 from games.guts.showdown import warm  # noqa: E402
 
-# The games' evaluators, built beside the server's start rather than in its first showdown.
-threading.Thread(target=warm, name="cardroom-warm", daemon=True).start()
+# The games' evaluators, built as the server starts (about a tenth of a second) rather than in
+# its first showdown, and before the heap is settled, so they are among what it keeps.
+warm()
 
 if settings.CARDROOM_CLOCK_IN_PROCESS:
     # The embedded default runs the clock inside the server process (docs/architecture.md).
@@ -57,3 +58,6 @@ application = ServerLoop(
         }
     )
 )
+
+# Last: everything the server holds from here on lives as long as it does (cardroom/heap.py).
+settle_heap()

@@ -23,6 +23,7 @@ from django.db.models import Model
 from accounts.models import Account, AccountKind, Transfer, User
 from cardroom.models import ApiToken, Hand, Round, Seat, Table
 from cardroom.responsible.models import PlayerLimits
+from cardroom.tables.prepared import Prepared, execute_prepared
 
 __all__ = [
     "bankroll_balances",
@@ -104,20 +105,21 @@ def held_seats(table_id: int) -> dict[int, Seat]:
 def table_and_seats_locked(table_id: int) -> tuple[Table, dict[int, Seat]]:
     """``table_row_locked``, then ``held_seats`` read after the lock is granted: on PostgreSQL
     in one round trip (two statements in one text, the second run once the first has its
-    lock, so it sees what the lock's previous holder committed), elsewhere in two."""
+    lock, so it sees what the lock's previous holder committed), as statements prepared once
+    per connection (cardroom/tables/prepared.py); elsewhere in two."""
     if connection.vendor != "postgresql":
         return table_row_locked(table_id), held_seats(table_id)
     lock = bool(connection.features.has_select_for_update_of)
     with connection.cursor() as cursor:
-        mogrify = getattr(cursor.cursor, "mogrify", None)
-        if mogrify is None:  # a cursor binding on the server: no text of several statements
+        prepared = Prepared(cursor)
+        if not prepared.usable:  # a cursor binding on the server: no text of several statements
             return table_row_locked(table_id), held_seats(table_id)
         with connection.wrap_database_errors:  # psycopg's errors as Django's, as execute's
-            text = (
-                f"{mogrify(_table_sql(connection.vendor, lock), [table_id])}; "
-                f"{mogrify(_seats_sql(connection.vendor), [table_id])}"
-            )
-        cursor.execute(text)
+            executes = [
+                prepared.execute("table_locked", _table_sql(connection.vendor, lock), [table_id]),
+                prepared.execute("seats_held", _seats_sql(connection.vendor), [table_id]),
+            ]
+        prepared.run(cursor, executes)
         table_rows = cursor.fetchall()
         cursor.nextset()
         seat_rows = cursor.fetchall()
@@ -179,8 +181,9 @@ def table_still_due(table_id: int, now: datetime) -> bool:
     for this transaction, and a row another transaction holds counts as not due (skipped, not
     waited for: the clock's claim of a timeout)."""
     sql = _due_sql(connection.vendor, connection.features.has_select_for_update_skip_locked)
+    params = [table_id, connection.ops.adapt_datetimefield_value(now)]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id, connection.ops.adapt_datetimefield_value(now)])
+        execute_prepared(cursor, "table_due", sql, params)  # every timeout asks
         return cursor.fetchone() is not None
 
 

@@ -17,6 +17,8 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model
 
+from cardroom.tables.prepared import Prepared
+
 __all__ = ["Writes", "insert_returning"]
 
 #: psycopg keeps the parsed form of a statement of at most this many parameters (and 4 KB of
@@ -104,6 +106,7 @@ class Writes:
         #: (sql, values, the statement quoted with its values: PostgreSQL only, else None).
         self.statements: list[tuple[str, list[Any], str | None]] = []
         self._cursor: Any = None
+        self._prepared: Prepared | None = None
 
     def insert(self, model: type[Model], instances: Sequence[Model]) -> None:
         """Insert the instances (their primary keys are not read back), on PostgreSQL in
@@ -117,42 +120,46 @@ class Writes:
             rows = max(1, PARAMETERS_AT_ONCE // width)
         for start in range(0, len(params), rows * width):
             chunk = params[start : start + rows * width]
-            self.add(_insert_sql(model, len(chunk) // width, connection.vendor), chunk)
+            rows = len(chunk) // width
+            label = f"insert_{model._meta.db_table}_{rows}"
+            self.add(_insert_sql(model, rows, connection.vendor), chunk, label)
 
-    def add(self, sql: str, params: Sequence[Any]) -> None:
-        """A statement with its values (``insert`` and ``update`` add theirs here)."""
+    def add(self, sql: str, params: Sequence[Any], label: str = "write") -> None:
+        """A statement with its values (``insert`` and ``update`` add theirs here);
+        ``label`` names its prepared statement on PostgreSQL (cardroom/tables/prepared.py)."""
         values = list(params)
-        self.statements.append((sql, values, self._quoted(sql, values)))
+        self.statements.append((sql, values, self._quoted(label, sql, values)))
 
     def update(self, instance: Model, names: Sequence[str]) -> None:
         """``instance.save(update_fields=names)``, without signals (nothing listens to them on
         these models)."""
         sql = _update_sql(type(instance), tuple(names), connection.vendor)
-        self.add(sql, _updated_values(instance, names))
+        self.add(sql, _updated_values(instance, names), f"update_{instance._meta.db_table}")
 
-    def _quoted(self, sql: str, values: list[Any]) -> str | None:
+    def _quoted(self, label: str, sql: str, values: list[Any]) -> str | None:
+        """The statement's ``EXECUTE`` with its values quoted now (PostgreSQL), else None."""
         if connection.vendor != "postgresql":
             return None
         if self._cursor is None:
             self._cursor = connection.cursor()
-        mogrify = getattr(self._cursor.cursor, "mogrify", None)
-        if mogrify is None:
+            self._prepared = Prepared(self._cursor)
+        if self._prepared is None or not self._prepared.usable:
             return None
         with connection.wrap_database_errors:  # psycopg's errors as Django's, as execute's
-            text: str = mogrify(sql, values)
-        return text
+            return self._prepared.execute(label, sql, values)
 
     def flush(self) -> None:
         statements, self.statements = self.statements, []
         cursor, self._cursor = self._cursor, None
+        prepared, self._prepared = self._prepared, None
         if not statements:
             if cursor is not None:
                 cursor.close()
             return
         with cursor if cursor is not None else connection.cursor() as cursor:
             texts = [text for _, _, text in statements if text is not None]
-            if len(statements) > 1 and len(texts) == len(statements):
-                cursor.execute("; ".join(texts))
+            if prepared is not None and len(texts) == len(statements):
+                prepared.run(cursor, texts)
                 return
             for sql, values, _ in statements:
                 cursor.execute(sql, values)

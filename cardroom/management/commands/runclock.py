@@ -7,13 +7,17 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from cardroom.heap import settle_heap
 from cardroom.tables.clock import ClockThread
+from games.guts.showdown import warm
 
 
 class Command(BaseCommand):
     help = "Apply table timeouts as their deadlines pass, until stopped (Ctrl-C or SIGTERM)."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        warm()  # the evaluators, before the first showdown (as the server does)
+        settle_heap()  # once the process is built (cardroom/heap.py)
         clock = ClockThread()
         signal.signal(signal.SIGTERM, lambda *_: clock.stop())
         clock.start()

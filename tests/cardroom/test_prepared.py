@@ -1,0 +1,129 @@
+"""The runtime's hand-written statements run as prepared statements of each PostgreSQL
+connection (cardroom/tables/prepared.py): prepared once, in the text of their first execute,
+executed after; after a failed text, prepared again from nothing. Elsewhere they run as
+before."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from cardroom.models import HandEvent, Table, TableAction
+from cardroom.tables.prepared import Prepared, _numbered, statement_name
+from cardroom.tables.rows import table_and_seats_locked
+from cardroom.tables.runtime import table_create
+from cardroom.tables.writes import Writes
+
+pytestmark = pytest.mark.django_db
+
+POSTGRES = connection.vendor == "postgresql"
+
+
+def test_placeholders_are_numbered_in_order():
+    sql = "UPDATE t SET a = %s, b = %s WHERE id = %s"
+    assert _numbered(sql) == "UPDATE t SET a = $1, b = $2 WHERE id = $3"
+    assert _numbered("SELECT 1") == "SELECT 1"
+
+
+def test_names_say_what_they_run_and_change_with_the_text():
+    first = statement_name("table_locked", "SELECT 1")
+    assert first == statement_name("table_locked", "SELECT 1")
+    assert first.startswith("cardroom_table_locked_")
+    assert statement_name("table_locked", "SELECT 2") != first
+    assert len(statement_name("insert_cardroom_tableaction_7", "x" * 5000)) <= 63  # identifier
+
+
+@pytest.fixture
+def table():
+    table = table_create(game="guts", preset="survivor", name="t", options={"ante": 100})
+    state = table.state
+    yield table
+    # The rows written here are not a game: taken out again, so the table's journal replays.
+    TableAction.objects.filter(table=table, version__gt=0).delete()
+    HandEvent.objects.filter(table=table).delete()
+    Table.objects.filter(pk=table.pk).update(state=state, version=0)
+
+
+def names_prepared() -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM pg_prepared_statements")
+        return {name for (name,) in cursor.fetchall()}
+
+
+def test_the_locked_read_is_prepared_once_then_executed(table):
+    with connection.cursor() as cursor:
+        assert Prepared(cursor).usable is POSTGRES  # SQLite's driver quotes nothing itself
+    with transaction.atomic(), CaptureQueriesContext(connection) as first:
+        read, seats = table_and_seats_locked(table.pk)
+    with transaction.atomic(), CaptureQueriesContext(connection) as again:
+        read_again, seats_again = table_and_seats_locked(table.pk)
+    assert (read.pk, read.version, seats) == (table.pk, table.version, {})
+    assert (read_again.pk, read_again.version, seats_again) == (table.pk, table.version, {})
+    if not POSTGRES:
+        return
+    texts = [query["sql"] for query in again.captured_queries]
+    assert [text for text in texts if "EXECUTE cardroom_table_locked_" in text]
+    assert not [text for text in texts if "PREPARE" in text]  # planned once per connection
+    prepared = names_prepared()
+    assert {name.rsplit("_", 1)[0] for name in prepared} >= {
+        "cardroom_table_locked",
+        "cardroom_seats_held",
+    }
+    assert len(first.captured_queries) == len(again.captured_queries) == 1  # one round trip
+
+
+def test_after_a_failed_text_the_next_prepares_again_from_nothing(table, make_player):
+    """A refusal rolls back the transaction but not PREPARE: the next text must neither
+    prepare a name twice (PostgreSQL would refuse) nor execute one never prepared."""
+    ann = make_player("ann")
+    row = {"table": table, "seq": 0, "action": {"kind": "ante"}, "actor": ann, "client_id": "same"}
+    writes = Writes()
+    writes.insert(TableAction, [TableAction(**row, version=11)])
+    writes.flush()
+    refused = Writes()
+    # A statement shape this connection has not prepared yet, then the refused receipt.
+    refused.insert(HandEvent, [HandEvent(table=table, version=12, seq=s, type="x", data={})
+                               for s in (1, 2, 3)])  # fmt: skip
+    refused.insert(TableAction, [TableAction(**row, version=12)])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        refused.flush()
+    with CaptureQueriesContext(connection) as captured:
+        retried = Writes()
+        retried.insert(HandEvent, [HandEvent(table=table, version=12, seq=s, type="x", data={})
+                                   for s in (1, 2, 3)])  # fmt: skip
+        retried.flush()
+    assert HandEvent.objects.filter(table=table, version=12).count() == 3
+    assert TableAction.objects.filter(table=table, client_id="same").count() == 1
+    if POSTGRES:
+        (text,) = [query["sql"] for query in captured.captured_queries]
+        assert text.startswith("DEALLOCATE ALL; PREPARE cardroom_insert_cardroom_handevent_3_")
+        with CaptureQueriesContext(connection) as later:
+            table_and_seats_locked(table.pk)
+        assert "DEALLOCATE" not in later.captured_queries[0]["sql"]  # known again
+
+
+def test_the_clocks_claim_and_the_ledgers_lock_are_prepared_too(table, make_player):
+    """Every timeout asks whether its table is still due, and every posting locks its accounts:
+    on PostgreSQL both are executed by name, and answer as before."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.ledger import Posting, cashier_account, ledger_post
+    from cardroom.tables.rows import table_still_due
+
+    deadline = timezone.now()
+    Table.objects.filter(pk=table.pk).update(deadline=deadline)
+    ann = make_player("ann")
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        assert table_still_due(table.pk, deadline + timedelta(seconds=1))
+        assert not table_still_due(table.pk, deadline - timedelta(seconds=1))
+        ledger_post([Posting(cashier_account().code, f"bankroll:u{ann.pk}", 100, "reload", "p-1")])
+    texts = " ".join(query["sql"] for query in captured.captured_queries)
+    if POSTGRES:
+        assert texts.count("EXECUTE cardroom_table_due_") == 2
+        assert "EXECUTE cardroom_accounts_locked_" in texts
+    else:
+        assert "EXECUTE" not in texts
+    Table.objects.filter(pk=table.pk).update(deadline=None)

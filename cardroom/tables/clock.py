@@ -34,7 +34,6 @@ from cardroom.bots import bots_sweep
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.broadcast import server_loop
-from cardroom.tables.rows import table_still_due
 from cardroom.tables.runtime import table_apply, table_timeout
 from cardroom.waitlist.services import waitlist_sweep
 from games.engine import IllegalAction
@@ -54,11 +53,6 @@ CLOCK_WORKERS = 4
 TICK_TIMEOUT_SECONDS = 30.0
 #: Seconds a disconnected player keeps the seat after the hand, when the game sets none.
 DEFAULT_GRACE_SECONDS = 60
-
-
-def _claim(table_id: int, now: datetime) -> bool:
-    """Lock the table if it is still due and nobody else holds it (PostgreSQL: skip locked)."""
-    return table_still_due(table_id, now)
 
 
 def clock_sweep(
@@ -92,9 +86,10 @@ def clock_sweep(
 def _time_out(table_id: int, now: datetime | None) -> int:
     now = now or timezone.now()
     try:
-        with transaction.atomic():
-            if _claim(table_id, now) and table_timeout(table_id=table_id, now=now):
-                return 1
+        # Claimed with the read of the table: due by now, and not held by another clock or a
+        # player's action (PostgreSQL: skipped, not waited for).
+        if table_timeout(table_id=table_id, now=now, claim=True):
+            return 1
     except Exception:  # one broken table must not stop every other table's clock
         log.exception("timeout of table %s failed", table_id)
     return 0

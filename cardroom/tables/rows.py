@@ -27,6 +27,7 @@ from cardroom.tables.prepared import Prepared, execute_prepared
 
 __all__ = [
     "bankroll_balances",
+    "due_table_and_seats_locked",
     "finished_hands",
     "hand_numbering",
     "held_seats",
@@ -110,20 +111,52 @@ def table_and_seats_locked(table_id: int) -> tuple[Table, dict[int, Seat]]:
     if connection.vendor != "postgresql":
         return table_row_locked(table_id), held_seats(table_id)
     lock = bool(connection.features.has_select_for_update_of)
+    read = _table_and_seats("table_locked", _table_sql(connection.vendor, lock), [table_id])
+    if read is None:
+        return table_row_locked(table_id), held_seats(table_id)
+    table_rows, seat_rows = read
+    return _table_from(table_rows, table_id), _held_seats(seat_rows)
+
+
+def due_table_and_seats_locked(
+    table_id: int, now: datetime
+) -> tuple[Table, dict[int, Seat]] | None:
+    """The clock's claim of a timeout and ``table_and_seats_locked`` in one round trip: None
+    when the table is not due by ``now``, or (PostgreSQL) another transaction holds its row,
+    which is then skipped, not waited for (another clock or a player is acting on it)."""
+    features = connection.features
+    if connection.vendor == "postgresql" and features.has_select_for_update_skip_locked:
+        params = [table_id, connection.ops.adapt_datetimefield_value(now)]
+        read = _table_and_seats("table_due_locked", _due_table_sql(connection.vendor), params)
+        if read is not None:
+            table_rows, seat_rows = read
+            if not table_rows:
+                return None
+            return _table_from(table_rows, table_id), _held_seats(seat_rows)
+    if not table_still_due(table_id, now):
+        return None
+    return table_and_seats_locked(table_id)
+
+
+def _table_and_seats(
+    label: str, table_sql: str, params: list[Any]
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]] | None:
+    """The rows of ``table_sql`` (the table's statement, ``label`` for its name) and then of
+    the seats held, in one text; None where the driver cannot send one (a cursor binding on
+    the server)."""
     with connection.cursor() as cursor:
         prepared = Prepared(cursor)
-        if not prepared.usable:  # a cursor binding on the server: no text of several statements
-            return table_row_locked(table_id), held_seats(table_id)
+        if not prepared.usable:
+            return None
         with connection.wrap_database_errors:  # psycopg's errors as Django's, as execute's
             executes = [
-                prepared.execute("table_locked", _table_sql(connection.vendor, lock), [table_id]),
-                prepared.execute("seats_held", _seats_sql(connection.vendor), [table_id]),
+                prepared.execute(label, table_sql, params),
+                prepared.execute("seats_held", _seats_sql(connection.vendor), [params[0]]),
             ]
         prepared.run(cursor, executes)
         table_rows = cursor.fetchall()
         cursor.nextset()
-        seat_rows = cursor.fetchall()
-    return _table_from(table_rows, table_id), _held_seats(seat_rows)
+        return table_rows, cursor.fetchall()
 
 
 def _held_seats(rows: list[tuple[Any, ...]]) -> dict[int, Seat]:
@@ -164,6 +197,18 @@ def _table_from(rows: list[tuple[Any, ...]], table_id: int) -> Table:
     assert isinstance(table, Table)
     Table._meta.get_field("open_hand").set_cached_value(table, hand)
     return table
+
+
+@cache
+def _due_table_sql(vendor: str) -> str:
+    """The table as ``_table_sql`` reads it, only while due, locked unless another
+    transaction holds it."""
+    quote = connection.ops.quote_name
+    table = quote(Table._meta.db_table)
+    return (
+        f"{_table_sql(vendor, False)} AND {table}.{quote('deadline')} <= %s "
+        f"FOR UPDATE OF {table} SKIP LOCKED"
+    )
 
 
 @cache

@@ -38,6 +38,7 @@ from cardroom.tables.freshness import LEASE
 from cardroom.tables.places import account_code, transfer_kind
 from cardroom.tables.rows import (
     bankroll_balances,
+    due_table_and_seats_locked,
     hand_numbering,
     held_seats,
     last_transfer_id,
@@ -196,10 +197,17 @@ def table_act(
     )
 
 
-def table_timeout(*, table_id: int, now: datetime | None = None) -> Outcome | None:
-    """Apply the timeout a passed deadline calls for; None when nothing is due (yet)."""
+def table_timeout(
+    *, table_id: int, now: datetime | None = None, claim: bool = False
+) -> Outcome | None:
+    """Apply the timeout a passed deadline calls for; None when nothing is due (yet).
+    ``claim`` (the clock): a table whose row another transaction holds is passed over rather
+    than waited for (PostgreSQL; that holder is acting on it), and the check that it is due
+    goes with the read of the table (``due_table_and_seats_locked``)."""
     try:
-        return _apply(table_id=table_id, action={"kind": "timeout"}, user=None, now=now)
+        return _apply(
+            table_id=table_id, action={"kind": "timeout"}, user=None, now=now, claim=claim
+        )
     except IllegalAction:
         return None
 
@@ -219,10 +227,17 @@ def _apply(
     now: datetime | None = None,
     action_id: str | None = None,
     present: bool = False,
+    claim: bool = False,
 ) -> Outcome:
     try:
         with transaction.atomic():
-            table, seats = locked_table_and_seats(table_id)
+            if claim:
+                now = now or timezone.now()
+                if (due := due_table_and_seats_locked(table_id, now)) is None:
+                    raise IllegalAction(words("nothing is due on the clock"))
+                table, seats = _with_open_hand(due[0]), due[1]
+            else:
+                table, seats = locked_table_and_seats(table_id)
             return _apply_to(table, seats, action, user, now, action_id, present)
     except (IllegalAction, ConfigError, LedgerError, IntegrityError):
         # A refusal may be the retry of an id that was applied (a top-up now over the limit,

@@ -111,7 +111,7 @@ def test_the_clocks_claim_and_the_ledgers_lock_are_prepared_too(table, make_play
     from django.utils import timezone
 
     from accounts.ledger import Posting, cashier_account, ledger_post
-    from cardroom.tables.rows import table_still_due
+    from cardroom.tables.rows import due_table_and_seats_locked, table_still_due
 
     deadline = timezone.now()
     Table.objects.filter(pk=table.pk).update(deadline=deadline)
@@ -119,10 +119,14 @@ def test_the_clocks_claim_and_the_ledgers_lock_are_prepared_too(table, make_play
     with CaptureQueriesContext(connection) as captured, transaction.atomic():
         assert table_still_due(table.pk, deadline + timedelta(seconds=1))
         assert not table_still_due(table.pk, deadline - timedelta(seconds=1))
+        assert due_table_and_seats_locked(table.pk, deadline - timedelta(seconds=1)) is None
+        claimed = due_table_and_seats_locked(table.pk, deadline + timedelta(seconds=1))
+        assert claimed is not None and claimed[0].pk == table.pk
         ledger_post([Posting(cashier_account().code, f"bankroll:u{ann.pk}", 100, "reload", "p-1")])
     texts = " ".join(query["sql"] for query in captured.captured_queries)
     if POSTGRES:
-        assert texts.count("EXECUTE cardroom_table_due_") == 2
+        claims = texts.count("EXECUTE cardroom_table_due_locked_")  # the clock's claim
+        assert (texts.count("EXECUTE cardroom_table_due_") - claims, claims) == (2, 2)
         assert "EXECUTE cardroom_accounts_locked_" in texts
     else:
         assert "EXECUTE" not in texts

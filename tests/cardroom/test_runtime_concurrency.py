@@ -93,3 +93,41 @@ def test_each_due_table_is_a_turn_of_its_own_where_writes_go(make_player):
     turns.clear()
     ClockThread().tick(turn)  # nothing is due: the slower sweeps are turns too
     assert [name for name, _ in turns] == ["bots_sweep", "_presence_sweeps"]
+
+
+def test_the_clocks_claim_passes_over_a_table_another_transaction_holds(make_player):
+    """The clock's read of a due table is its claim: not yet due, nothing; held by a player's
+    action or another clock (PostgreSQL), passed over at once rather than waited for, and
+    applied once the holder is done."""
+    import threading
+
+    from django.db import connection, transaction
+
+    (table,), later = due_tables(make_player, 1)
+    before = table.version
+    assert table_timeout(table_id=table.pk, now=later - timedelta(seconds=5), claim=True) is None
+    if connection.vendor == "postgresql":
+        locked, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            try:
+                with transaction.atomic():
+                    Table.objects.select_for_update().get(pk=table.pk)
+                    locked.set()
+                    release.wait(10)
+            finally:
+                connection.close()
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        try:
+            assert locked.wait(10)
+            started = datetime.now()
+            assert table_timeout(table_id=table.pk, now=later, claim=True) is None
+            assert datetime.now() - started < timedelta(seconds=5)  # not a wait for the lock
+        finally:
+            release.set()
+            holder.join(10)
+    outcome = table_timeout(table_id=table.pk, now=later, claim=True)
+    assert outcome is not None and outcome.version == before + 1
+    assert table_timeout(table_id=table.pk, now=later, claim=True) is None  # applied once

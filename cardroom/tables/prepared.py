@@ -37,7 +37,8 @@ def statement_name(label: str, sql: str) -> str:
     key = (label, sql)
     if (name := _NAMES.get(key)) is None:
         digest = hashlib.blake2s(sql.encode(), digest_size=6).hexdigest()
-        name = _NAMES[key] = f"cardroom_{label}_{digest}"
+        # PostgreSQL cuts identifiers at 63 bytes: the label gives way, never the digest.
+        name = _NAMES[key] = f"cardroom_{label[:40]}_{digest}"
     return name
 
 

@@ -31,7 +31,9 @@ def test_names_say_what_they_run_and_change_with_the_text():
     assert first == statement_name("table_locked", "SELECT 1")
     assert first.startswith("cardroom_table_locked_")
     assert statement_name("table_locked", "SELECT 2") != first
-    assert len(statement_name("insert_cardroom_tableaction_7", "x" * 5000)) <= 63  # identifier
+    long = "insert_" + "a_table_with_a_very_long_name" * 3
+    assert len(statement_name(long, "x")) <= 63  # PostgreSQL's identifiers
+    assert statement_name(long, "x") != statement_name(long, "y")  # the digest is kept
 
 
 @pytest.fixture

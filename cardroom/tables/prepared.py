@@ -13,9 +13,11 @@ took 0.27 ms of PostgreSQL's CPU instead of 0.49 ms, transaction included.
 Prepared statements outlive a rolled-back transaction (PostgreSQL does not undo ``PREPARE``),
 so a connection remembers only those of texts that ran without error; after an error it cannot
 tell which of that text's statements were prepared, so its next text first drops them all
-(``DEALLOCATE ALL``) and prepares again what it uses. A connection binding on the server has
-no ``mogrify``: callers then run their statements as before. Elsewhere (SQLite) nothing here is
-used.
+(``DEALLOCATE ALL``) and prepares again what it uses; so does a connection's first text. A
+migration that changes the type of a column these statements read makes each connection's
+next read of it fail once ("cached plan must not change result type"), then start afresh.
+A connection binding on the server has no ``mogrify``: callers then run their statements as
+before. Elsewhere (SQLite) nothing here is used.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 
 __all__ = ["Prepared", "execute_prepared", "statement_name"]
 
-#: Per psycopg connection: the names prepared on it, or None when an error left that unknown.
+#: Per psycopg connection: the names prepared on it; none (or None) while that is unknown: a
+#: connection not seen yet, or one whose last text failed.
 _PREPARED: weakref.WeakKeyDictionary[Any, set[str] | None] = weakref.WeakKeyDictionary()
 _NAMES: dict[tuple[str, str], str] = {}
 
@@ -79,7 +82,9 @@ class Prepared:
     def text(self, executes: Sequence[str]) -> str:
         """The text that runs ``executes`` in order, preparing first what this connection
         has not prepared yet."""
-        prepared = _PREPARED.get(self._psycopg.connection, set())
+        # A connection not seen yet may still hold statements (a pooler that hands on a
+        # session without resetting it): it starts from nothing too.
+        prepared = _PREPARED.get(self._psycopg.connection)
         head = [] if prepared is not None else ["DEALLOCATE ALL"]
         known = prepared or set()
         head += [

@@ -133,3 +133,20 @@ def test_the_clocks_claim_and_the_ledgers_lock_are_prepared_too(table, make_play
     else:
         assert "EXECUTE" not in texts
     Table.objects.filter(pk=table.pk).update(deadline=None)
+
+
+def test_a_connection_not_seen_yet_starts_from_nothing(table):
+    """A session a pooler hands on unreset may hold statements of its last client: the first
+    text of a connection drops them all before it prepares its own."""
+    from cardroom.tables import prepared
+
+    with connection.cursor() as cursor:
+        if POSTGRES:
+            prepared._PREPARED.pop(cursor.cursor.connection, None)  # as a new connection
+            cursor.execute("PREPARE cardroom_left_over AS SELECT 1")  # another client's
+    with transaction.atomic(), CaptureQueriesContext(connection) as first:
+        read, _ = table_and_seats_locked(table.pk)
+    assert read.pk == table.pk
+    if POSTGRES:
+        assert first.captured_queries[0]["sql"].startswith("DEALLOCATE ALL; PREPARE ")
+        assert "cardroom_left_over" not in names_prepared()

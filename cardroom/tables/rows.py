@@ -23,7 +23,7 @@ from django.db.models import Model
 from accounts.models import Account, AccountKind, Transfer, User
 from cardroom.models import ApiToken, Hand, Round, Seat, Table
 from cardroom.responsible.models import PlayerLimits
-from cardroom.tables.prepared import Prepared, execute_prepared
+from cardroom.tables.prepared import Prepared
 
 __all__ = [
     "bankroll_balances",
@@ -224,11 +224,11 @@ def _due_sql(vendor: str, skip_locked: bool) -> str:
 def table_still_due(table_id: int, now: datetime) -> bool:
     """Whether the table's deadline has passed by ``now``; on PostgreSQL the row is then locked
     for this transaction, and a row another transaction holds counts as not due (skipped, not
-    waited for: the clock's claim of a timeout)."""
+    waited for). The clock's claim where ``due_table_and_seats_locked`` cannot read the table
+    and its seats in one text (SQLite, a cursor binding on the server)."""
     sql = _due_sql(connection.vendor, connection.features.has_select_for_update_skip_locked)
-    params = [table_id, connection.ops.adapt_datetimefield_value(now)]
     with connection.cursor() as cursor:
-        execute_prepared(cursor, "table_due", sql, params)  # every timeout asks
+        cursor.execute(sql, [table_id, connection.ops.adapt_datetimefield_value(now)])
         return cursor.fetchone() is not None
 
 

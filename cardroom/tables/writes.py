@@ -120,9 +120,9 @@ class Writes:
             rows = max(1, PARAMETERS_AT_ONCE // width)
         for start in range(0, len(params), rows * width):
             chunk = params[start : start + rows * width]
-            rows = len(chunk) // width
-            label = f"insert_{model._meta.db_table}_{rows}"
-            self.add(_insert_sql(model, rows, connection.vendor), chunk, label)
+            count = len(chunk) // width  # the last chunk may hold fewer rows
+            label = f"insert_{model._meta.db_table}_{count}"
+            self.add(_insert_sql(model, count, connection.vendor), chunk, label)
 
     def add(self, sql: str, params: Sequence[Any], label: str = "write") -> None:
         """A statement with its values (``insert`` and ``update`` add theirs here);

@@ -106,29 +106,26 @@ def test_after_a_failed_text_the_next_prepares_again_from_nothing(table, make_pl
 
 
 def test_the_clocks_claim_and_the_ledgers_lock_are_prepared_too(table, make_player):
-    """Every timeout asks whether its table is still due, and every posting locks its accounts:
-    on PostgreSQL both are executed by name, and answer as before."""
+    """Every timeout claims its table with the read of it, and every posting locks its
+    accounts: on PostgreSQL both are executed by name, and answer as before."""
     from datetime import timedelta
 
     from django.utils import timezone
 
     from accounts.ledger import Posting, cashier_account, ledger_post
-    from cardroom.tables.rows import due_table_and_seats_locked, table_still_due
+    from cardroom.tables.rows import due_table_and_seats_locked
 
     deadline = timezone.now()
     Table.objects.filter(pk=table.pk).update(deadline=deadline)
     ann = make_player("ann")
     with CaptureQueriesContext(connection) as captured, transaction.atomic():
-        assert table_still_due(table.pk, deadline + timedelta(seconds=1))
-        assert not table_still_due(table.pk, deadline - timedelta(seconds=1))
         assert due_table_and_seats_locked(table.pk, deadline - timedelta(seconds=1)) is None
         claimed = due_table_and_seats_locked(table.pk, deadline + timedelta(seconds=1))
         assert claimed is not None and claimed[0].pk == table.pk
         ledger_post([Posting(cashier_account().code, f"bankroll:u{ann.pk}", 100, "reload", "p-1")])
     texts = " ".join(query["sql"] for query in captured.captured_queries)
     if POSTGRES:
-        claims = texts.count("EXECUTE cardroom_table_due_locked_")  # the clock's claim
-        assert (texts.count("EXECUTE cardroom_table_due_") - claims, claims) == (2, 2)
+        assert texts.count("EXECUTE cardroom_table_due_locked_") == 2  # the clock's claims
         assert "EXECUTE cardroom_accounts_locked_" in texts
     else:
         assert "EXECUTE" not in texts

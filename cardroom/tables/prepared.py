@@ -27,6 +27,8 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
+from cardroom.tables.literals import literals
+
 __all__ = ["Prepared", "execute_prepared", "statement_name"]
 
 #: Per psycopg connection: the names prepared on it; none (or None) while that is unknown: a
@@ -62,6 +64,11 @@ class Prepared:
         client (psycopg's ``mogrify``)."""
         self._psycopg = cursor.cursor
         self._mogrify = getattr(self._psycopg, "mogrify", None)
+        #: Whether values may be quoted here (cardroom/tables/literals.py) rather than by
+        #: psycopg: text is quoted as standard-conforming strings read it.
+        self._literals = self._mogrify is not None and (
+            self._psycopg.connection.info.parameter_status("standard_conforming_strings") == "on"
+        )
         self._needed: dict[str, str] = {}
         self._preamble = 0
 
@@ -76,6 +83,8 @@ class Prepared:
         self._needed.setdefault(name, sql)
         if not params:
             return f"EXECUTE {name}"
+        if self._literals and (written := literals(params)) is not None:
+            return f"EXECUTE {name}({', '.join(written)})"
         text: str = self._mogrify(f"EXECUTE {name}({', '.join(['%s'] * len(params))})", params)
         return text
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 
 from cardroom.tables.prepared import Prepared
@@ -34,8 +34,9 @@ def _fields(model: type[Model]) -> list[Any]:
 def _inserted_values(model: type[Model], instances: Sequence[Model]) -> list[Any]:
     """Each instance's values, field by field, as the ORM's insert prepares them."""
     fields = _fields(model)
+    db = _this_thread()
     return [
-        field.get_db_prep_save(field.pre_save(instance, True), connection)
+        field.get_db_prep_save(field.pre_save(instance, True), db)
         for instance in instances
         for field in fields
     ]
@@ -77,10 +78,17 @@ def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
     return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(key)} = %s"
 
 
+def _this_thread() -> Any:
+    """This thread's connection itself: ``connection`` looks it up again on every use (a
+    thread-local through a proxy), which was a tenth of preparing a row's values."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def _updated_values(instance: Model, names: Sequence[str]) -> list[Any]:
     by_name = {field.name: field for field in instance._meta.concrete_fields}
+    db = _this_thread()
     params = [
-        by_name[name].get_db_prep_save(by_name[name].pre_save(instance, False), connection)
+        by_name[name].get_db_prep_save(by_name[name].pre_save(instance, False), db)
         for name in names
     ]
     return [*params, instance.pk]

@@ -76,6 +76,9 @@ MAX_TABLE_ID = 2**63 - 1
 class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """What both table sockets share: auth, presence, rate limit, replays, versioned pushes."""
 
+    #: The viewer's user id, set once the socket is let in.
+    user_id: int | None = None
+
     table_id: int
     group: str
     version: int
@@ -128,6 +131,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.refuse(4404)
             return
         self.group = f"table-{self.table_id}"
+        # Read once: the scope's user is a lazy object, and every frame asked it again.
+        self.user_id = user.pk
         self.version = -1
         self.burst = float(settings.CARDROOM_WS_RATE_BURST)
         self.rate = float(settings.CARDROOM_WS_RATE_PER_SECOND)
@@ -271,7 +276,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.push_state()
             return
         kept = self.keep(snapshot)
-        await self.send_state(state_frame(kept, self.scope["user"].pk))
+        await self.send_state(state_frame(kept, self.user_id))
 
     async def push_state(self, *, force: bool = False) -> None:
         """This viewer's frame from the database: on connect, on ``sync``, when a version
@@ -280,7 +285,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         snapshot = await self.read_snapshot()
         if force or snapshot["version"] > self.version:
             kept = self.keep(snapshot)
-            await self.send_state(state_frame(kept, self.scope["user"].pk))
+            await self.send_state(state_frame(kept, self.user_id))
 
     async def read_snapshot(self) -> dict[str, Any]:
         """The table's snapshot from the database, shared with this table's other sockets
@@ -294,7 +299,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.snapshot = snapshot
         self.version = snapshot["version"]
         self.fresh_at = time.monotonic()
-        user = self.scope["user"].pk
+        user = self.user_id
         self.seated = any(entry[1] == user for entry in snapshot["seats"])
         return snapshot
 
@@ -389,7 +394,7 @@ class TablePageConsumer(_TableConsumer):
 
     def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:
         kept = super().keep(snapshot)
-        self.bankroll = snapshot.get("bankrolls", {}).get(str(self.scope["user"].pk), self.bankroll)
+        self.bankroll = snapshot.get("bankrolls", {}).get(str(self.user_id), self.bankroll)
         return kept
 
     async def send_state(self, state: dict[str, Any]) -> None:

@@ -1,13 +1,17 @@
 """The server's benchmark: bots over the JSON protocol against real servers, bounded.
 
 ``python -m tests.load.load [--processes N | --url URL[,URL...]] --tables 5 --players 5
---hands 6 [--decision-seconds 4 --ante-seconds 4 --showdown-seconds 1] [--json]``
+--hands 6 [--decision-seconds 4 --ante-seconds 4 --showdown-seconds 1] [--stagger 0] [--json]``
 
 It creates Survivor tables and players (with API tokens) in the configured database, starts N
 daphne processes on loopback unless ``--url`` names servers (started with CARDROOM_BENCH=1),
 and spreads the clients over them round-robin, so a table's players sit on different
 processes. Each client antes and declares from its own view; one player in three lets every
-other declare time out, so the clock's lateness is measured too. Once the tables have stopped
+other declare time out, so the clock's lateness is measured too. By default every table's
+players sit at the same moment, so with equal timers the tables deal in step and each phase
+reaches the servers as one burst from all of them; ``--stagger S`` spreads the tables' first
+sits evenly over S seconds instead, as tables that filled at their own moments deal (the two
+measure different things: docs/architecture.md, "Tables in step"). Once the tables have stopped
 (the bots sit out as they go), the same number of sockets in groups of the same size measure a
 bare Channels group broadcast (tests/load/bare.py): the yardstick for the full stack's state
 frames per second. Every loop is bounded in count and time; the script stops by itself.
@@ -207,13 +211,23 @@ def setup(tables: int, players: int, timers: dict[str, float]) -> Plan:
     return made
 
 
-async def play(urls: list[str], plan: Plan, hands: int, seconds: float) -> dict[str, Any]:
+def sit_delays(tables: int, stagger: float) -> list[float]:
+    """When each table's players sit, in seconds from the start: all at once (0, the default),
+    or spread evenly over ``stagger`` seconds, as a room's tables fill at their own moments."""
+    return [index * stagger / tables for index in range(tables)]
+
+
+async def play(
+    urls: list[str], plan: Plan, hands: int, seconds: float, stagger: float = 0.0
+) -> dict[str, Any]:
     """The game phase: client k on server k mod N, so a table's players are spread."""
     import websockets
 
     gate = asyncio.Semaphore(bare.CONNECTING)
     tables: dict[int, list[Bot]] = {table_id: [] for table_id, _ in plan}
     started = time.monotonic()
+
+    delays = dict(zip(tables, sit_delays(len(plan), stagger), strict=True))
 
     async def join(url: str, table_id: int, name: str, token: str, lazy: bool) -> Bot:
         """Open, sit and play at once: a bot that waited for every other socket to open
@@ -224,6 +238,7 @@ async def play(urls: list[str], plan: Plan, hands: int, seconds: float) -> dict[
         bot = Bot(socket, name, lazy)
         bot.mates = tables[table_id]
         bot.mates.append(bot)
+        await asyncio.sleep(max(0.0, started + delays[table_id] - time.monotonic()))
         try:
             await bot.act(kind="sit", buy_in=20_000)
         except websockets.ConnectionClosed:
@@ -317,7 +332,8 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
     import websockets
 
     cpu, servers = time.process_time(), children_cpu_seconds()
-    result = {"processes": len(urls), **await play(urls, plan, args.hands, args.seconds)}
+    game = await play(urls, plan, args.hands, args.seconds, args.stagger)
+    result = {"processes": len(urls), "stagger_seconds": args.stagger, **game}
     # The load's own share of the machine, which its servers share too.
     result["client_cpu_seconds"] = round(time.process_time() - cpu, 2)
     # The servers' CPU in the game alone: steadier from run to run than the percentiles, which
@@ -418,6 +434,12 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
     parser.add_argument("--ante-seconds", type=float, default=4.0)
     parser.add_argument("--showdown-seconds", type=float, default=1.0)
     parser.add_argument("--seconds", type=float, default=120.0, help="stop the game this soon")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="spread the tables' first sits over this many seconds (default: all at once)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not (1 <= args.tables <= 200 and 2 <= args.players <= 10 and 1 <= args.hands <= 1000):
@@ -425,6 +447,8 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
     if not (1 <= args.processes <= 16 and 0 < args.seconds <= 3600):
         parser.error("bounds: 1-16 processes, at most 3600 seconds")
     timers = (args.decision_seconds, args.ante_seconds, args.showdown_seconds)
+    if not 0 <= args.stagger <= args.seconds:
+        parser.error("bounds: --stagger from 0 to --seconds")
     if not all(0.1 <= timer <= 600 for timer in timers):
         parser.error("bounds: table timers from 0.1 to 600 seconds")
     if args.url and args.processes != 1:

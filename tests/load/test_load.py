@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 
 from cardroom import routing
 from tests.live import ROOT, database_url
-from tests.load.load import main, percentiles
+from tests.load.load import main, parse, percentiles, sit_delays
 
 pytestmark = pytest.mark.django_db(transaction=True)
 #: The short game every run here plays: timers that keep it within seconds.
@@ -67,6 +67,13 @@ async def test_the_bench_consumer_sends_a_burst_to_its_group():
     assert not (await outsider.connect())[0]
     for member in members:
         await member.disconnect()
+
+
+def test_tables_sit_at_once_or_spread_over_the_stagger():
+    assert sit_delays(3, 0.0) == [0.0, 0.0, 0.0]
+    assert sit_delays(4, 2.0) == [0.0, 0.5, 1.0, 1.5]
+    with pytest.raises(SystemExit):
+        parse(["--stagger", "30", "--seconds", "20"])  # not longer than the game
 
 
 def test_several_processes_are_refused_on_the_embedded_default():
@@ -134,6 +141,7 @@ def test_it_runs_where_the_settings_refuse_to_start_without_a_key():
 @pytest.mark.redis
 def test_two_processes_share_the_tables(capsys):
     argv = ["--processes", "2", "--tables", "2", "--players", "3", "--hands", "2"]
-    result = main([*argv, "--seconds", "20", "--json", *SHORT])
+    result = main([*argv, "--seconds", "20", "--stagger", "1", "--json", *SHORT])
     assert result["clients"] == 6
+    assert result["stagger_seconds"] == 1.0  # the second table sat half a second later
     assert_sane(result, processes=2)

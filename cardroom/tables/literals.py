@@ -43,7 +43,8 @@ def literal(value: Any) -> str | None:
         number = int.__repr__(value)  # an int subclass (psycopg's Int8, a choice) as a number
         return " " + number if value < 0 else number  # a space keeps "-" from making "--"
     if isinstance(value, str):
-        return _text(value)  # a text choice is its value
+        # A subclass (a text choice, a safe string) as the text it holds, whatever it overrides.
+        return _text(str.__str__(value))
     if kind is datetime and value.tzinfo is not None:
         moment: datetime = value
         return "'" + moment.isoformat(" ") + "'::timestamptz"

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.utils.safestring import mark_safe
 from psycopg.types.json import Jsonb
 from psycopg.types.numeric import Int2, Int4, Int8
 
@@ -76,6 +77,15 @@ def test_each_value_is_spelled_as_psycopg_spells_it():
     else:  # SQLite's driver binds its parameters itself: nothing is quoted here
         with connection.cursor() as cursor:
             assert Prepared(cursor).usable is False
+
+
+def test_a_text_subclass_is_quoted_as_the_text_it_holds():
+    class Loud(str):
+        def replace(self, *args: object) -> str:  # type: ignore[override]
+            return "SHOUTED"
+
+    assert literal(Loud("it's")) == "'it''s'"
+    assert literal(mark_safe("a'b")) == "'a''b'"
 
 
 def test_what_it_cannot_quote_is_left_to_psycopg():

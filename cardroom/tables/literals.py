@@ -14,6 +14,7 @@ The quoting of text assumes ``standard_conforming_strings`` (PostgreSQL's defaul
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -39,7 +40,7 @@ def literal(value: Any) -> str | None:
     kind = type(value)
     if kind is bool:
         return "true" if value else "false"
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int):  # bool, an int too, is answered above (it has no subclass)
         number = int.__repr__(value)  # an int subclass (psycopg's Int8, a choice) as a number
         return " " + number if value < 0 else number  # a space keeps "-" from making "--"
     if isinstance(value, str):
@@ -55,7 +56,7 @@ def literal(value: Any) -> str | None:
     return None
 
 
-def literals(values: Any) -> list[str] | None:
+def literals(values: Iterable[Any]) -> list[str] | None:
     """Each value's literal, or None if psycopg must quote any of them."""
     written = []
     for value in values:

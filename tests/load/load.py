@@ -20,7 +20,8 @@ Reported: the action round trip (send to ack) and the timeout lateness (deadline
 result), as percentiles; state frames per second (received by all clients); bare deliveries
 per second and the ratio of the two; sockets the server dropped or that would not open (must
 be 0); error frames by code; the syncs the bots sent (after a refusal, or when nothing came
-long after a deadline: the sign of group messages a full channel dropped); the client's own CPU
+long after a deadline: the sign of group messages a full channel dropped); how far apart the
+tables' first sits were sent (``sits_spread_seconds``: about ``--stagger``); the client's own CPU
 time in the game, since it shares the machine with its servers; and the servers' CPU in the
 game, in all and per hand dealt (servers it started only).
 """
@@ -228,6 +229,7 @@ async def play(
     started = time.monotonic()
 
     delays = dict(zip(tables, sit_delays(len(plan), stagger), strict=True))
+    sat: dict[int, float] = {}  #: when each table's first sit was sent, from the start
 
     async def join(url: str, table_id: int, name: str, token: str, lazy: bool) -> Bot:
         """Open, sit and play at once: a bot that waited for every other socket to open
@@ -239,6 +241,7 @@ async def play(
         bot.mates = tables[table_id]
         bot.mates.append(bot)
         await asyncio.sleep(max(0.0, started + delays[table_id] - time.monotonic()))
+        sat.setdefault(table_id, time.monotonic() - started)
         try:
             await bot.act(kind="sit", buy_in=20_000)
         except websockets.ConnectionClosed:
@@ -284,6 +287,8 @@ async def play(
         },
         "timeout_delay": percentiles([t for bot in bots for t in bot.timeout_delays]),
         "syncs": sum(bot.syncs for bot in bots),
+        # From the first table's first sit to the last table's: about --stagger, or ~0.
+        "sits_spread_seconds": round(max(sat.values()) - min(sat.values()), 2) if sat else 0.0,
         "state_frames": frames,
         "state_frames_per_s": round(frames / elapsed, 1) if elapsed > 0 else 0.0,
         "dropped_sockets": len(players) - len(bots) + sum(bot.dropped for bot in bots),

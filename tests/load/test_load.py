@@ -114,6 +114,7 @@ def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):
     result = main(["--tables", "1", "--players", "3", "--hands", "3", "--seconds", "40", *SHORT])
     assert result["tables"] == 1
     assert result["clients"] == 3
+    assert result["sits_spread_seconds"] == 0.0  # one table: nothing to spread
     assert result["hands_per_table"] >= 3
     assert_sane(result, processes=1)
     assert "state frames/s" in capsys.readouterr().out.splitlines()[-1]
@@ -143,5 +144,7 @@ def test_two_processes_share_the_tables(capsys):
     argv = ["--processes", "2", "--tables", "2", "--players", "3", "--hands", "2"]
     result = main([*argv, "--seconds", "20", "--stagger", "1", "--json", *SHORT])
     assert result["clients"] == 6
-    assert result["stagger_seconds"] == 1.0  # the second table sat half a second later
+    assert result["stagger_seconds"] == 1.0
+    # The second table sat half a second after the start; the first as soon as it opened.
+    assert 0.3 <= result["sits_spread_seconds"] < 1.0
     assert_sane(result, processes=2)

@@ -100,6 +100,9 @@ class TransferKind(models.TextChoices):
     BET = "bet", _("Bet")
     PAYOUT = "payout", _("Payout")
     REFUND = "refund", _("Refund")
+    # Translators: a transfer's kind: a pot left on a table that stopped, given back to those
+    # who paid into it.
+    POT_RETURN = "pot_return", _("Carried pot returned")
     VOID = "void", _("Void reversal")
 
 

@@ -89,8 +89,9 @@ def table_resume(*, table_id: int) -> Outcome:
 def table_close(*, table_id: int) -> Outcome:
     """Finish the hand in play, then stand every player up with their stack cashed out.
 
-    A Guts round whose pot carries plays on to the round's end first, since a pot left on a
-    closed table would belong to nobody; a table with nobody to play it closes at once.
+    No ante call or deal follows the close: at the first point where no cards are out, what is
+    staked goes back (a carried Guts pot to those who paid into it, in the shares they paid;
+    cardroom/tables/pot_payers.py) and the table closes; one with nobody to play closes at once.
     """
     table = _locked(table_id)
     if table.status in (TableStatus.CLOSING, TableStatus.CLOSED):
@@ -153,6 +154,8 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     table.deadline = None if deadline is None else max(deadline, now)
     table.save()
     broadcast_on_commit(table)
+    if table.status == TableStatus.CLOSING:
+        _resettle(table, now)  # back between hands: a closing table stops there
     return data
 
 

@@ -80,6 +80,7 @@ _ROUND_REASONS: dict[str, Promise] = {
     "nuts_won": pgettext_lazy("round ended", "nuts won"),
     "tokens_won": pgettext_lazy("round ended", "tokens won"),
     "points_won": pgettext_lazy("round ended", "points won"),
+    "pot_returned": pgettext_lazy("round ended", "the pot went back"),
 }
 #: Why a Chinese Poker pair scored as it did (``pair_scored``'s ``reason``), in words.
 _PAIR_REASONS: dict[str, Promise] = {
@@ -288,6 +289,23 @@ def _antes_returned(r: _Reader) -> str:
         return _("Antes returned")
     # Translators: {amounts}: each player and their ante, "ann $1.00, ben $1.00".
     return _("Antes returned: %(amounts)s") % {"amounts": ", ".join(shown)}
+
+
+def _pot_returned(r: _Reader) -> str:
+    returns = r.get("returns")
+    shares = [
+        (str(item[1]), item[2])
+        for item in (returns if isinstance(returns, list) else [])
+        if isinstance(item, list | tuple) and len(item) == 3 and isinstance(item[2], int)
+    ]
+    values = {
+        "amount": format_cents(sum(amount for _, amount in shares)),
+        "returns": ", ".join(f"{name} {format_cents(amount)}" for name, amount in shares),
+    }
+    # Translators: a table stopped with a pot nobody had won; {returns}: each payer and what
+    # they got back, "ann $1.00, ben $2.00".
+    return _("The table stopped: the pot of %(amount)s went back to those who paid in: "
+             "%(returns)s") % values  # fmt: skip
 
 
 def _pot_matched(r: _Reader) -> str:
@@ -511,6 +529,7 @@ _SENTENCES: dict[str, Callable[[_Reader], str]] = {
         _("%(payer)s paid %(payee)s %(amount)s")
         % {"payer": r.seat("payer"), "payee": r.seat("payee"), "amount": r.money("amount")}
     ),
+    "pot_returned": _pot_returned,
     "pot_carried": lambda r: (
         _("Nobody won: the pot of %(amount)s carries to the next hand") % {"amount": r.money("pot")}
     ),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from games.guts.pot_return import CLASSIC_STOPS, ONLINE_STOPS
 from games.words import words
 
 __all__ = ["Engine", "engine_for"]
@@ -27,6 +28,22 @@ class Engine:
     presets: tuple[str, ...]
     default_preset: str
     rest_phases: frozenset[str]
+    stop_phases: frozenset[str]
+    carries_pot: bool
+
+    def can_stop(self, state: Any) -> bool:
+        """No cards are out: a closing table stops here, giving back what is staked (a
+        carried pot, antes or bets not yet dealt to), and deals no more."""
+        phase = self.game.view(state, None).get("phase")
+        return phase in self.stop_phases
+
+    def held_pot(self, state: Any) -> int:
+        """The cents in a Guts pot and reserve, which belong to no one player (the other
+        games' stakes are each player's own, and go back with them when they stand up)."""
+        if not self.carries_pot:
+            return 0
+        view = self.game.view(state, None)
+        return int(view.get("pot") or 0) + int(view.get("reserve") or 0)
 
     def at_rest(self, state: Any, *, empty: bool = False) -> bool:
         """Between hands: nothing is committed to a coming hand, and no deck is wanted.
@@ -39,6 +56,16 @@ class Engine:
             return False
         return not empty or not (view.get("pot") or view.get("reserve"))
 
+
+#: The phases in which no cards are out, so a closing table stops there rather than deal: the
+#: rest phases, and those whose stakes can still go back (Guts' ante call and the moment before
+#: a deal, Chinese Poker's before a deal, Three Card Poker's betting).
+STOP_PHASES = {
+    "guts": ONLINE_STOPS,
+    "classic_guts": CLASSIC_STOPS,
+    "chinese_poker": frozenset({"waiting", "pause", "ready"}),
+    "three_card_poker": frozenset({"idle", "betting"}),
+}
 
 #: Table game → the games package that plays it.
 PACKAGES = {
@@ -92,4 +119,6 @@ def engine_for(game: str) -> Engine:
         presets=presets,
         default_preset=DEFAULT_PRESETS.get(game, presets[0]),
         rest_phases=REST_PHASES[game],
+        stop_phases=STOP_PHASES[game],
+        carries_pot=game in ("guts", "classic_guts"),
     )

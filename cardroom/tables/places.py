@@ -33,6 +33,8 @@ def transfer_kind(event_type: str, source: str, target: str) -> str:
     """What a move is, for the ledger and the rake report: from its places and its event."""
     source_name = source.partition(":")[0]
     target_name = target.partition(":")[0]
+    if event_type == "pot_returned" and source_name == "pot":
+        return TransferKind.POT_RETURN
     if source_name == "bankroll":
         return TransferKind.TOP_UP if "top" in event_type else TransferKind.BUY_IN
     if target_name == "bankroll":

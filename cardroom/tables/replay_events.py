@@ -77,7 +77,7 @@ BET_RESULTS: dict[str, tuple[str, str]] = {
 
 _PAYMENTS = (
     "rake_taken", "pot_won", "pot_matched", "seat_paid", "pot_carried", "reserve_moved",
-    "payment_made", "hand_ended", "hand_voided", *BET_RESULTS,
+    "payment_made", "hand_ended", "hand_voided", "pot_returned", *BET_RESULTS,
 )  # fmt: skip
 
 #: Each event type's part of the hand (the step's label, the text export's headings); an event
@@ -106,6 +106,7 @@ REASONS: dict[str, str | Promise] = {
     "single_in": pgettext_lazy("reason", "one player was In alone"),
     "last_player": pgettext_lazy("reason", "one player is left"),
     "no_players": pgettext_lazy("reason", "nobody is left"),
+    "pot_returned": pgettext_lazy("reason", "the table stopped and the pot went back"),
 }
 
 #: Three Card Poker's bets as a seat shows them (the picture keeps them by their English name).
@@ -159,6 +160,13 @@ def event_moves(data: Mapping[str, Any]) -> list[Move]:
     elif kind == "reserve_moved":
         source, target = ("pot", "reserve") if data.get("to_reserve") else ("reserve", "pot")
         moves = [(source, target, _cents(data, "amount"))]
+    elif kind == "pot_returned":
+        joined = [("reserve", "pot", _cents(data, "reserve"))]
+        moves = joined + [
+            ("pot", str(entry[0]), int(entry[2]))
+            for entry in data.get("returns", [])
+            if isinstance(entry, list | tuple) and len(entry) == 3 and isinstance(entry[2], int)
+        ]
     elif kind == "hand_fee_paid":
         moves = [(stack, "rake", _cents(data, "amount"))]
     elif kind == "bet_placed":

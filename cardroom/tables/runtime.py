@@ -36,6 +36,7 @@ from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.freshness import LEASE
 from cardroom.tables.places import account_code, transfer_kind
+from cardroom.tables.pot_payers import pot_returns
 from cardroom.tables.rows import (
     bankroll_balances,
     due_table_and_seats_locked,
@@ -467,14 +468,15 @@ def settle(
         # Kept on the table row while the hand is in play (no write of its own at the deal);
         # the Hand row gets it when the hand ends.
         hand.dealt = table.open_hand_dealt
-    while game.wants_deck(state) and table.status != TableStatus.PAUSED:
+    closing = table.status == TableStatus.CLOSING
+    while game.wants_deck(state) and (
+        table.status == TableStatus.OPEN or (closing and not engine.can_stop(state))
+    ):
         if hand is None or hand.dealt:
             hand = _open_hand(table)
         state, dealt = _deal(hand, game, state, stamp, journal)
         recorded.extend(dealt)
-    if table.status == TableStatus.CLOSING and engine.at_rest(state, empty=True):
-        state = _stand_everyone_up(game, state, stamp, recorded, journal)
-        table.status = TableStatus.CLOSED
+    stopping = closing or _last_left(game, state, recorded)
     at_rest = engine.at_rest(state)
     if hand is None and not at_rest and any(event.moves() for event in recorded):
         # Money is going into a coming hand (antes, bets): the hand, and its committed deck,
@@ -483,6 +485,20 @@ def settle(
     version = table.version + 1
     # The rows that read nothing back go together at the end (cardroom/tables/writes.py).
     writes = Writes()
+    _post_money(table, version, recorded, users, hand)
+    _record_events(table, version, recorded, now, hand, users, writes)
+    if stopping:
+        # With this action's money posted: a pot given back is shared by what the ledger says.
+        state, stop = _stop(table, engine, state, hand, users, stamp, journal, closing=closing)
+        if stop is not None:
+            _post_money(table, version, stop.events, users, stop.hand, first=len(recorded))
+            _record_events(table, version, stop.events, now, stop.hand, users, writes)
+            if stop.result is not None and stop.hand is not None:
+                stop.hand.ended = now
+                stop.hand.result = stop.result
+                writes.update(stop.hand, ["ended", "result"])
+            recorded = [*recorded, *stop.events]
+            at_rest = engine.at_rest(state)
     writes.insert(
         TableAction,
         [
@@ -497,8 +513,6 @@ def settle(
             for seq, action in enumerate(journal)
         ],
     )
-    _post_money(table, version, recorded, users, hand)
-    _record_events(table, version, recorded, now, hand, users, writes)
     _close_vacated_seats(table, game.view(state, None), seats, now)
     if at_rest and hand is not None and hand.ended is None and not hand.dealt:
         # A hand opened for its antes or bets that never came to a deal (too few players).
@@ -525,9 +539,8 @@ def settle(
     )
     writes.update(table, written)
     writes.flush()  # before the snapshot, which may read the hand that ended
-    broadcast_on_commit(
-        table, _snapshot(table, recorded, seats, users, hand, "hand_ended" in types)
-    )
+    ended = "hand_ended" in types or "pot_returned" in types
+    broadcast_on_commit(table, _snapshot(table, recorded, seats, users, hand, ended))
     return Outcome(table.pk, version, types)
 
 
@@ -578,6 +591,81 @@ def _deal(
     journal.append(action)
     result: tuple[Any, tuple[Any, ...]] = game.apply(state, action)
     return result
+
+
+def _last_left(game: Any, state: Any, recorded: list[Any]) -> bool:
+    """Whether a player left with this action and nobody is seated now."""
+    if not any(getattr(event, "type", "") == "player_left" for event in recorded):
+        return False
+    return not any("player" in entry for entry in game.view(state, None)["seats"])
+
+
+class Stopped(NamedTuple):
+    """What a table stopping did after the action: its ``events`` (the pot given back, the
+    players stood up), recorded against ``hand``; ``result``: the record of the return, which
+    ``hand`` (opened for it, or the undealt hand that held its antes) ends with."""
+
+    events: list[Any]
+    hand: Hand | None
+    result: dict[str, Any] | None
+
+
+def _stop(
+    table: Table,
+    engine: Engine,
+    state: Any,
+    hand: Hand | None,
+    users: dict[int, User],
+    stamp: float,
+    journal: list[dict[str, Any]],
+    *,
+    closing: bool,
+) -> tuple[Any, Stopped | None]:
+    """Where no cards are out: give a held pot back (closing, or the last player gone) and
+    stand a closing table's players up; None if the table cannot stop yet."""
+    if not engine.can_stop(state):
+        return state, None
+    events: list[Any] = []
+    result = None
+    total = engine.held_pot(state)
+    undealt = hand is not None and hand.ended is None and not hand.dealt
+    if total:
+        if not undealt:
+            hand = _open_hand(table)
+        state, result = _return_pot(table, engine.game, state, total, users, stamp, events, journal)
+    elif not undealt:
+        hand = None  # nothing goes back: the players' stand-up belongs to no hand
+    if closing:
+        state = _stand_everyone_up(engine.game, state, stamp, events, journal)
+        table.status = TableStatus.CLOSED
+    if not events:
+        return state, None
+    return state, Stopped(events, hand, result)
+
+
+def _return_pot(
+    table: Table,
+    game: Any,
+    state: Any,
+    total: int,
+    users: dict[int, User],
+    stamp: float,
+    recorded: list[Any],
+    journal: list[dict[str, Any]],
+) -> tuple[Any, dict[str, Any]]:
+    """Give the pot's ``total`` back to those who paid into it (cardroom/tables/pot_payers.py);
+    ``users`` learns the players who have left, whose shares go to their bankrolls. The result
+    is the record of the hand that holds the return."""
+    public = game.view(state, None)
+    names = {entry["seat"]: entry["player"] for entry in public["seats"] if "player" in entry}
+    seated = {number: users[number] for number in names if number in users}
+    returns, away = pot_returns(table.pk, total, seated, names, len(public["seats"]))
+    action = {"kind": "return_pot", "returns": returns, "now": stamp}
+    journal.append(action)
+    state, events = game.apply(state, action)
+    recorded.extend(events)
+    users.update(away)
+    return state, {"type": "pot_returned", "pot": total, "returns": returns}
 
 
 def _stand_everyone_up(
@@ -682,10 +770,17 @@ def _open_hand(table: Table) -> Hand:
 
 
 def _post_money(
-    table: Table, version: int, events: list[Any], users: dict[int, User], hand: Hand | None
+    table: Table,
+    version: int,
+    events: list[Any],
+    users: dict[int, User],
+    hand: Hand | None,
+    *,
+    first: int = 0,
 ) -> None:
+    """Post the moves of ``events``, numbered from ``first`` among the version's events."""
     postings: list[Posting] = []
-    for index, event in enumerate(events):
+    for index, event in enumerate(events, start=first):
         kind_name = event.type
         for number, move in enumerate(event.moves()):
             postings.append(

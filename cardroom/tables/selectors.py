@@ -21,6 +21,7 @@ SUMMARIES = {
     "bets_returned": gettext_noop("every bet was returned"),
     "all_square": gettext_noop("all square: no units changed hands"),
     "pot_carries": gettext_noop("nobody stayed In; the pot carries"),
+    "pot_returned": gettext_noop("the table stopped: the pot went back to those who paid in"),
 }
 
 
@@ -113,6 +114,8 @@ def _no_winner(game: str, hand: Hand, result: dict[str, Any]) -> str:
         return "void"
     if result.get("type") == "hand_not_dealt":
         return "not_dealt"
+    if result.get("type") == "pot_returned":
+        return "pot_returned"
     if game == "three_card_poker":
         return "bets_returned"
     if game == "chinese_poker":

@@ -65,6 +65,7 @@ __all__ = [
     "PointWon",
     "PotCarried",
     "PotMatched",
+    "PotReturned",
     "PotWon",
     "RakeTaken",
     "ReserveMoved",
@@ -368,6 +369,31 @@ class PotCarried(_Event):
 
     type: ClassVar[str] = "pot_carried"
     pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotReturned(_Event):
+    """The table stopped between hands with chips in the pot (and reserve): they went back to
+    the players who paid them in, in the shares they paid (games/guts/pot_return.py).
+
+    ``returns``: (place, player, cents) triples, the place ``stack:<seat>`` for a player still
+    seated and ``bankroll:<n>`` for one who has left. ``reserve``: the part that was in the
+    reserve (it joins the pot first).
+
+    >>> PotReturned((("stack:1", "ann", 50), ("bankroll:9", "bo", 25)), 25).moves()
+    ... # doctest: +NORMALIZE_WHITESPACE
+    (Move(source='reserve', target='pot', amount=25),
+     Move(source='pot', target='stack:1', amount=50),
+     Move(source='pot', target='bankroll:9', amount=25))
+    """
+
+    type: ClassVar[str] = "pot_returned"
+    returns: tuple[tuple[str, str, int], ...]
+    reserve: int
+
+    def moves(self) -> tuple[Move, ...]:
+        joined = (Move("reserve", "pot", self.reserve),) if self.reserve else _NO_MOVES
+        return joined + tuple(Move("pot", place, amount) for place, _, amount in self.returns)
 
 
 @dataclass(frozen=True, slots=True)

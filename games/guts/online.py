@@ -5,7 +5,8 @@
 ``seat`` and ``now``): ``sit`` (``stack``, optional ``player``), ``leave``, ``top_up``
 (``amount``), ``sit_out``, ``sit_in``, ``ante``, ``decline`` (no ante; or, for a short loser, pay
 what is on the table now), ``declare`` (``choice``: ``in`` or ``out``). Runtime actions:
-``connect`` / ``disconnect`` (``seat``), ``deal`` (``deck``) and ``timeout``.
+``connect`` / ``disconnect`` (``seat``), ``deal`` (``deck``), ``timeout`` and ``return_pot``
+(``returns``: games/guts/pot_return.py).
 
 Decisions where the rules page is silent (a careful cardroom's choices):
 
@@ -38,6 +39,7 @@ from typing import Any
 from games.engine import IllegalAction
 from games.guts import events as ev
 from games.guts.checks import action_amount, action_now, action_seat, check_top_up, sit_request
+from games.guts.pot_return import return_online_pot
 from games.guts.rounds import (
     call_antes,
     close_ante_call,
@@ -293,6 +295,7 @@ ACTIONS: dict[str, Handler] = {
     "declare": _declare,
     "deal": deal,
     "timeout": _timeout,
+    "return_pot": return_online_pot,
 }
 
 

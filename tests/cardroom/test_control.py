@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from datetime import timedelta
 
 import pytest
@@ -70,31 +69,18 @@ def test_a_paused_table_takes_no_new_players(survivor_table, seated, make_player
         table_pause(table_id=survivor_table.pk)
 
 
-def test_close_plays_to_the_rounds_end_and_cashes_everyone_out(survivor_table, seated):
+def test_close_finishes_the_hand_then_gives_the_match_back_and_cashes_everyone_out(
+    survivor_table, seated
+):
     play_to_declare(survivor_table, seated)
     table_close(table_id=survivor_table.pk)
-    declare_all(survivor_table, seated)  # ben loses: his match is the next hand's pot
+    declare_all(survivor_table, seated)  # the loser's match would be the next hand's pot
     survivor_table.refresh_from_db()
-    assert survivor_table.status == TableStatus.CLOSING
-    for _ in range(30):  # the round plays on; everyone declares Out until one is In alone
-        if survivor_table.status == TableStatus.CLOSED:
-            break
-        phase = survivor_table.state["phase"]
-        if phase == "declare":
-            you = [p for p in seated if Seat.objects.filter(user=p, left__isnull=True).exists()]
-            for index, player in enumerate(you):
-                choice = "in" if index == 0 else "out"
-                with contextlib.suppress(IllegalAction):  # a seat already standing up
-                    table_act(table_id=survivor_table.pk, user=player,
-                              action={"kind": "declare", "choice": choice})  # fmt: skip
-        elif phase == "ante":
-            for player in seated:
-                with contextlib.suppress(IllegalAction):  # not asked to ante this time
-                    table_act(table_id=survivor_table.pk, user=player, action={"kind": "ante"})
-        else:
-            advance(survivor_table)
-        survivor_table.refresh_from_db()
-    assert survivor_table.status == TableStatus.CLOSED
+    assert survivor_table.status == TableStatus.CLOSED  # no ante call, no second deal
+    assert Hand.objects.filter(table=survivor_table, dealt=True).count() == 1
+    (match,) = Transfer.objects.filter(kind="match", table_id=survivor_table.pk)
+    (back,) = Transfer.objects.filter(kind="pot_return", table_id=survivor_table.pk)
+    assert (back.target.user, back.amount) == (match.source.user, match.amount)
     assert not Seat.objects.filter(table=survivor_table, left__isnull=True).exists()
     assert all(balance == 0 for balance in stacks(survivor_table).values())
     pot = Account.objects.filter(kind=AccountKind.POT, table_id=survivor_table.pk).first()
@@ -204,6 +190,6 @@ def test_a_paused_table_says_so_instead_of_a_stuck_countdown(survivor_table, sea
     table_close(table_id=survivor_table.pk)
     survivor_table.refresh_from_db()
     closing = table_page_context(table=survivor_table, user=seated[0])
-    assert survivor_table.status == TableStatus.CLOSING, "the round is under way"
+    assert survivor_table.status == TableStatus.CLOSING, "the hand is under way"
     assert "closes after this hand" in closing["house_note"]
-    assert closing["deadline"] is not None  # the round plays on to its end
+    assert closing["deadline"] is not None  # the hand plays on to its end

@@ -3,7 +3,8 @@
 ``apply(state, action) -> (state, events)``. Player actions: ``sit`` (``stack``), ``leave``,
 ``top_up`` (``amount``), ``sit_out``, ``sit_in``, ``pass`` (``card``, Pass Left), ``declare``
 (``choice``: ``in`` or ``out``; Hi-Lo: ``high``, ``low``, ``both``, ``out``). Runtime actions:
-``connect`` / ``disconnect``, ``deal`` (``deck``), ``timeout``.
+``connect`` / ``disconnect``, ``deal`` (``deck``), ``timeout``, ``return_pot``
+(games/guts/pot_return.py).
 
 Decisions where the page is silent (besides those in :mod:`games.guts.classic.deal` and
 :mod:`games.guts.classic.settle`):
@@ -46,6 +47,7 @@ from games.guts.classic.settle import close_hand, settle, settle_hi_lo
 from games.guts.classic.stages import finish_stage, next_stage, stage_started
 from games.guts.classic.state import ClassicState
 from games.guts.fourtwo import deal_extra, settle_four_two
+from games.guts.pot_return import return_classic_pot
 from games.guts.rounds import put, with_stack
 from games.guts.table import Seat
 from games.words import one_of, words
@@ -386,6 +388,7 @@ CLASSIC_ACTIONS: dict[str, Handler] = {
     "declare": _declare,
     "deal": _deal,
     "timeout": _timeout,
+    "return_pot": return_classic_pot,
 }
 
 

@@ -161,12 +161,13 @@ def event_moves(data: Mapping[str, Any]) -> list[Move]:
         source, target = ("pot", "reserve") if data.get("to_reserve") else ("reserve", "pot")
         moves = [(source, target, _cents(data, "amount"))]
     elif kind == "pot_returned":
-        joined = [("reserve", "pot", _cents(data, "reserve"))]
-        moves = joined + [
-            ("pot", str(entry[0]), int(entry[2]))
-            for entry in data.get("returns", [])
-            if isinstance(entry, list | tuple) and len(entry) == 3 and isinstance(entry[2], int)
-        ]
+        moves = [("reserve", "pot", _cents(data, "reserve"))]
+        for entry in data.get("returns", []):
+            if isinstance(entry, list | tuple) and len(entry) == 3 and isinstance(entry[2], int):
+                place, number = str(entry[0]), str(entry[0]).partition(":")[2]
+                moves.append(("pot", f"stack:{number}", entry[2]))
+                if place.startswith("bankroll:"):
+                    moves.append((f"stack:{number}", place, entry[2]))
     elif kind == "hand_fee_paid":
         moves = [(stack, "rake", _cents(data, "amount"))]
     elif kind == "bet_placed":

@@ -378,13 +378,15 @@ class PotReturned(_Event):
 
     ``returns``: (place, player, cents) triples, the place ``stack:<seat>`` for a player still
     seated and ``bankroll:<n>`` for one who has left. ``reserve``: the part that was in the
-    reserve (it joins the pot first).
+    reserve (it joins the pot first). A share for one who has left passes through their stack
+    at the table (``stack:<n>``) on its way to their bankroll, as all their results do.
 
     >>> PotReturned((("stack:1", "ann", 50), ("bankroll:9", "bo", 25)), 25).moves()
     ... # doctest: +NORMALIZE_WHITESPACE
     (Move(source='reserve', target='pot', amount=25),
      Move(source='pot', target='stack:1', amount=50),
-     Move(source='pot', target='bankroll:9', amount=25))
+     Move(source='pot', target='stack:9', amount=25),
+     Move(source='stack:9', target='bankroll:9', amount=25))
     """
 
     type: ClassVar[str] = "pot_returned"
@@ -392,8 +394,13 @@ class PotReturned(_Event):
     reserve: int
 
     def moves(self) -> tuple[Move, ...]:
-        joined = (Move("reserve", "pot", self.reserve),) if self.reserve else _NO_MOVES
-        return joined + tuple(Move("pot", place, amount) for place, _, amount in self.returns)
+        moves = [Move("reserve", "pot", self.reserve)] if self.reserve else []
+        for place, _, amount in self.returns:
+            name, _, number = place.partition(":")
+            moves.append(Move("pot", stack(int(number)), amount))
+            if name == "bankroll":
+                moves.append(Move(stack(int(number)), place, amount))
+        return tuple(moves)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,13 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from accounts.models import Account, AccountKind, Transfer, TransferKind
 from accounts.selectors import bankroll_balance
 from cardroom.models import Hand, HandEvent, Seat, TableStatus
 from cardroom.operators.control import hand_void, table_close, table_pause
+from cardroom.responsible.usage import usage_of
 from cardroom.tables.pot_payers import pot_payers, shares_of
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 from tests.cardroom.test_runtime import advance, play_to_declare
@@ -106,8 +108,14 @@ def test_a_payer_who_left_gets_their_share_in_their_bankroll(survivor_table, sea
     assert bankroll_balance(user=cat) == GRANT - 100
     table_close(table_id=survivor_table.pk)
     assert returned(survivor_table) == {"ann": 100, "ben": 100, "cat": 100}
-    to_cat = Transfer.objects.get(kind=TransferKind.POT_RETURN, target__user=cat)
-    assert to_cat.target.kind == AccountKind.BANKROLL
+    # Through her stack at the table, as every result of hers: her limits and statistics
+    # count it as money back.
+    back = Transfer.objects.filter(target__user=cat).order_by("-id")[:2]
+    assert [(t.kind, t.target.kind) for t in reversed(back)] == [
+        (TransferKind.POT_RETURN, AccountKind.STACK),
+        (TransferKind.CASH_OUT, AccountKind.BANKROLL),
+    ]
+    assert usage_of(user_id=cat.pk, now=timezone.now()).lost["day"] == 0
     assert_whole(survivor_table, seated)
 
 

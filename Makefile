@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The Python packages, runtime and dev extra, pinned with hashes for CPython 3.11 on x86_64 Linux.
+# uv, not pip-tools: it resolves for a named target, ignoring pip.conf: any machine, same lock.
+LOCK := requirements.lock
+UV_VERSION := 0.13.9
 NPM_STAMP := node_modules/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -13,15 +17,27 @@ CLUSTER_FIRST_PORT ?= 8101
 CLUSTER_PORT ?= 8080
 CLUSTER_CLOCK ?= in-process
 
-.PHONY: play test install lint typecheck bench migrate clean ci cluster messages
+.PHONY: play test install lock lint typecheck bench migrate clean ci cluster messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install --quiet -e ".[dev]"
+# Exactly the lock, every file checked against its hash, then the project itself. pip check
+# fails when pyproject.toml asks for what the lock lacks: run `make lock`.
+$(STAMP): $(BIN)/python $(LOCK) pyproject.toml
+	$(BIN)/pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip check
 	touch $(STAMP)
+
+# Refresh the lock from pyproject.toml, keeping every pin that still fits; to move pins on,
+# `make lock LOCK_ARGS=--upgrade` (all) or `LOCK_ARGS="--upgrade-package django"` (one).
+lock: $(BIN)/python
+	$(BIN)/pip install --quiet "uv==$(UV_VERSION)"
+	$(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes \
+		--python-version 3.11 --python-platform x86_64-unknown-linux-gnu \
+		--custom-compile-command "make lock" --quiet --output-file $(LOCK) $(LOCK_ARGS)
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent

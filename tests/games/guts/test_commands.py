@@ -110,7 +110,7 @@ def test_a_script_plays_through_a_short_payer_and_a_second_hand() -> None:
         ({"preset": "chess"}, "unknown preset 'chess'"),
         ({"hands": [{"antes": ["Q"]}]}, "no player 'Q'"),
         ({"hands": [{"antes": ["A", "B"], "cards": {"A": "As As 2c"}}]}, "As appears twice"),
-        ({"hands": [{"antes": ["A", "B"], "cards": {"A": "As", "B": "As Kd 2c"}}]}, "three"),
+        ({"hands": [{"antes": ["A", "B"], "cards": {"A": "As", "B": "As Kd 2c"}}]}, "got 1: As"),
         ({"hands": [{"antes": ["A", "B"], "cards": {"C": "As Kd 2c"}}]}, "C is not in this hand"),
         ({"hands": [{"antes": ["A"]}]}, "fewer than two players anted"),
         ({"hands": [{"antes": ["A", "B"], "declare": {"A": "maybe"}}]}, "choose 'in'"),

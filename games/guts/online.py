@@ -21,7 +21,8 @@ Decisions where the rules page is silent (a careful cardroom's choices):
   short: a leaving player gets no top-up window), and the stack goes back when the hand ends.
 - A player may add chips (``top_up``) at any time except while dealt into a live hand (the
   deal and the declare); with ``max_buy_in`` set, the stack may not exceed it.
-- Between hands, a round player who is sitting out is not asked to ante and leaves the round.
+- Between hands, a round player who is sitting out leaves the round, whether they would be
+  asked to ante or are excused from it (they were In).
 - If nobody at all remains in a round after an ante call (all declined, the owers paid
   short), the pot stays on the table and is played for in the next round, as a pot nobody won
   stays when nobody is In.

@@ -216,19 +216,23 @@ def call_antes(state: OnlineState, now: float, events: Events) -> OnlineState:
         return start_round(state, now, events)
     seats = list(state.seats)
     pending = []
+    confirmed = []
     for index, seat in enumerate(seats):
-        if seat is None or not seat.in_round or index in state.confirmed or state.owed[index]:
+        if seat is None or not seat.in_round or state.owed[index]:
             continue
-        if seat.sitting_out:
+        if seat.sitting_out:  # asked to sit out since the hand: they leave the round
             seats[index] = with_stack(seat, 0, in_round=False)
+        elif index in state.confirmed:  # In last hand: excused from the ante
+            confirmed.append(index)
         else:
             pending.append(index)
     short = tuple(index for index, amount in enumerate(state.owed) if amount)
     config = state.config
     wait = max(config.ante_seconds if pending else 0.0, config.top_up_seconds if short else 0.0)
     state = evolve(
-        state, seats=tuple(seats), phase="ante", deadline=now + wait, pending=tuple(pending)
-    )
+        state, seats=tuple(seats), phase="ante", deadline=now + wait, pending=tuple(pending),
+        confirmed=tuple(confirmed),
+    )  # fmt: skip
     if pending or short:
         events.append(ev.AnteCalled(tuple(pending), short))
         return state
@@ -345,11 +349,16 @@ def showdown(
                 events.append(ev.PotMatched(index, paid, match))
                 seats[index] = with_stack(seat, -paid)
                 next_pot += paid
-                if not seat.leaving:
-                    confirmed.append(index)
             else:
                 owed[index] = match
         pot = next_pot
+        # Only the players who were Out ante again: everyone In (winners, losers who paid,
+        # Survivor's losers who owed nothing) is in the next hand, but a short loser only
+        # once paid in full (the top-up window) and a leaver not at all.
+        for index in players:
+            seat = seats[index]
+            if seat is not None and not seat.leaving and not owed[index]:
+                confirmed.append(index)
     if config.round_end == "single_in":
         round_over = len(players) == 1
     else:

@@ -55,7 +55,8 @@ class OnlineState:
 
     ``round_active``: a round is under way (the pot belongs to it). ``starting``: the ante call
     open now is a round's first. ``pending``: seats asked to ante that have not answered.
-    ``confirmed``: seats already in the next hand (anted, or paid their whole match).
+    ``confirmed``: seats already in the next hand: anted, or In last hand and owing nothing
+    (the winners, the losers who paid their whole match, Survivor's losers who owed nothing).
     ``dealt``: the seats of the current (or just ended) hand, in seat order from the button.
     ``owed``: what each seat still owes the pot (a short loser in the top-up window).
     ``shown``: the hand has been revealed (In hands are public until the next ante call).

@@ -12,12 +12,12 @@ A script is a JSON object::
 Players sit in the order given (seats 0, 1, ...) with exactly those stacks (the buy-in limits
 don't apply). ``button`` holds the button for the first hand. Before each hand, everyone asked to
 ante and listed in ``antes`` posts it; the others asked decline; a short loser still owing when
-the ante call closes pays what they have. ``cards`` is what each player in the hand is dealt (a
-player left out gets the deck's next unused cards). A player missing from ``declare`` times out
-(Out). ``top_up`` is applied after the hand's showdown, in the pause (the top-up window).
-A hand's cards are one text of three cards; a classic script's keys (``ghost``, ``community``,
-...) are refused, as an online table has no place for them.
-Classic presets play through :mod:`games.guts.classic.script`.
+the top-up window after the ante call closes pays what they have. ``cards`` is what each player
+in the hand is dealt (a player left out gets the deck's next unused cards). A player missing
+from ``declare`` times out (Out). ``top_up`` is applied after the hand's showdown, in the
+pause. A hand's cards are one text of three cards; a classic script's keys (``ghost``,
+``community``, ...) are refused, as an online table has no place for them. Classic presets
+play through :mod:`games.guts.classic.script`.
 
 >>> result = run_script({"game": "guts", "preset": "survivor", "options": {"ante": 100},
 ...     "button": "A", "players": {"A": 10000, "B": 10000},

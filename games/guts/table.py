@@ -6,8 +6,10 @@ hand data (``cards``, ``choices``, ``owed``) are tuples indexed by seat number.
 Phases:
 
 - ``waiting``: no round; fewer than two players can play. No deadline.
-- ``ante``: the ante call of a round's start (``starting``) or between two hands of a round;
-  short losers top up in the same window.
+- ``ante``: the ante call of a round's start (``starting``) or between two hands of a round
+  (``pending``: the seats asked; ``ante_seconds``); then, while a short loser still owes
+  (``owed``), the top-up window: ``top_up_seconds`` from the moment the call ended (its
+  last answer, or its deadline), so a short loser's time comes on top of the call's.
 - ``deal``: the hand's players are known; the runtime sends the deck (``wants_deck``).
 - ``declare``: simultaneous In or Out, until everyone has chosen or the deadline.
 - ``pause``: the result stays on the table for ``showdown_seconds``; then the next ante call.

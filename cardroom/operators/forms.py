@@ -28,7 +28,7 @@ from cardroom.tables.engines import PACKAGES, engine_for
 from games.chinese_poker.config import PRESETS as CHINESE_PRESETS
 from games.chinese_poker.config import TIMEOUT_POLICIES
 from games.engine import ConfigError
-from games.guts.config import MATCH_CAP_FAMILIES, match_cap_for
+from games.guts.config import MATCH_CAP_FAMILIES, PAYERS, ROUND_ENDS, match_cap_for
 from games.three_card_poker import exact_odds
 from games.three_card_poker.config import PRESETS as TCP_PRESETS
 from games.three_card_poker.odds import decimal_text
@@ -52,6 +52,8 @@ PROBES: dict[str, dict[str, Any]] = {"guts": {"ante": 100}, "classic_guts": {"an
 #: Choices the rules name, for options that would otherwise be typed.
 CHOICES: dict[str, tuple[str, ...]] = {
     "match_cap_family": MATCH_CAP_FAMILIES,
+    "payer": PAYERS,
+    "round_end": ROUND_ENDS,
     "timeout": TIMEOUT_POLICIES,
 }
 #: Options in cents, labelled so.

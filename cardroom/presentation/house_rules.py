@@ -14,6 +14,7 @@ from django.utils.translation import gettext, gettext_lazy
 from accounts.money import format_cents
 from cardroom.models import Table
 from cardroom.tables.engines import engine_for
+from games.guts.config import SEED_MIN_BUY_IN_ANTES
 
 __all__ = ["house_rules"]
 
@@ -125,6 +126,20 @@ MONEY: dict[str, Promise] = {
 }
 
 
+def _usual_buy_in(config: Any) -> int:
+    """The seeds' rooms' least buy-in, 100 antes (0 for a game without an ante)."""
+    return SEED_MIN_BUY_IN_ANTES * int(getattr(config, "ante", 0) or 0)
+
+
+def _lower_buy_in(least: int, usual: int) -> str:
+    """A minimum below the seeds' 100 antes: only a custom table (or a classic home game)
+    asks one, so it is stated as this table's own rule."""
+    return gettext(
+        "Buy in with at least %(amount)s: less than the usual %(count)s antes (%(usual)s),"
+        " a house rule here."
+    ) % {"amount": _money(least), "count": SEED_MIN_BUY_IN_ANTES, "usual": _money(usual)}
+
+
 def house_rules(table: Table) -> list[str]:
     """The table's settings as sentences, money first, then every rule that is not the default."""
     try:
@@ -134,7 +149,9 @@ def house_rules(table: Table) -> list[str]:
     lines = []
     for name, template in MONEY.items():
         value = getattr(config, name, None)
-        if value:
+        if name == "min_buy_in" and value and value < _usual_buy_in(config):
+            lines.append(_lower_buy_in(value, _usual_buy_in(config)))
+        elif value:
             lines.append(str(template) % {"amount": _money(value)})
     flow = getattr(config, "flow", "one_deal")
     if flow in FLOWS:

@@ -17,6 +17,8 @@ PRESET_NAMES: dict[str, str | Promise] = {
     # Guts as online rooms deal it.
     "monte_carlo": "Monte Carlo",
     "survivor": "Survivor",
+    # Translators: an online Guts table whose rules the operator set (no room's preset).
+    "custom": pgettext_lazy("guts preset", "Custom"),
     # Classic Guts and its house rules.
     "two_card": gettext_lazy("Two-card"),
     "three_card": gettext_lazy("Three-card"),

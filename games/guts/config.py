@@ -27,6 +27,10 @@ from games.words import Money, words
 __all__ = [
     "MATCH_CAP_FAMILIES",
     "ONLINE_PRESETS",
+    "PAYERS",
+    "ROUND_ENDS",
+    "SEED_MIN_BUY_IN_ANTES",
+    "SEED_PRESETS",
     "OnlineConfig",
     "match_cap_for",
     "online_config",
@@ -38,15 +42,28 @@ _SEED_004_CAPS: dict[int, int] = {10: 500, 25: 1_000, 50: 1_500, 200: 5_000}
 #: The two match-cap families an operator chooses from (docs/rules/guts-online.md, "Presets").
 MATCH_CAP_FAMILIES: tuple[str, ...] = ("seed_000", "seed_004")
 
-#: Online presets and the rule each one fixes.
+#: Online presets and the rule each one fixes. ``custom`` is the cardroom's own table: it fixes
+#: nothing (``payer`` defaults to Monte Carlo's) and is the one that may ask a buy-in below
+#: the seeds' 100 antes.
 ONLINE_PRESETS: dict[str, dict[str, str]] = {
     "monte_carlo": {"payer": "all_losers"},
     "survivor": {"payer": "lowest_loser"},
+    "custom": {},
 }
 
+#: The presets named after the seeds' games, whose rooms seat nobody with less than
+#: ``SEED_MIN_BUY_IN_ANTES`` antes (seed 000, and seed 004 the same).
+SEED_PRESETS: tuple[str, ...] = ("monte_carlo", "survivor")
+SEED_MIN_BUY_IN_ANTES = 100
+
+#: Who pays after a showdown: every loser In (Monte Carlo), or the lowest (Survivor).
+PAYERS: tuple[str, ...] = ("all_losers", "lowest_loser")
+#: When a round ends (docs/rules/guts-online.md, step 6).
+ROUND_ENDS: tuple[str, ...] = ("no_losers", "single_in")
+
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "payer": ("all_losers", "lowest_loser"),
-    "round_end": ("no_losers", "single_in"),
+    "payer": PAYERS,
+    "round_end": ROUND_ENDS,
     "match_cap_family": MATCH_CAP_FAMILIES,
 }
 
@@ -163,7 +180,8 @@ def online_config(preset: str, options: Mapping[str, Any] | None = None) -> Onli
     """Build and validate a table's config from a preset name and options.
 
     ``ante`` is required. ``match_cap`` defaults to the cap of ``match_cap_family`` (default
-    ``seed_000``), ``min_buy_in`` to 100 times the ante.
+    ``seed_000``), ``min_buy_in`` to 100 times the ante, which is also its floor at the seed
+    presets (a custom table may ask as little as one ante).
     """
     try:
         key = (
@@ -236,8 +254,19 @@ def _online_config(preset: str, options: Mapping[str, Any] | None) -> OnlineConf
     family = values.get("match_cap_family", "seed_000")
     if values.get("match_cap") is None:
         values["match_cap"] = match_cap_for(ante, family)
-    values.setdefault("min_buy_in", 100 * ante)
+    values.setdefault("payer", "all_losers")  # a custom table that names none
+    values.setdefault("min_buy_in", SEED_MIN_BUY_IN_ANTES * ante)
     values.setdefault("max_buy_in", None)
+    if preset in SEED_PRESETS and values["min_buy_in"] < SEED_MIN_BUY_IN_ANTES * ante:
+        raise ConfigError(
+            words(
+                "min_buy_in must be at least {count} antes ({least}) at {preset} tables, as the"
+                " rooms that deal them ask; only a custom table may ask less",
+                count=SEED_MIN_BUY_IN_ANTES,
+                least=Money(SEED_MIN_BUY_IN_ANTES * ante),
+                preset=preset,
+            )
+        )
     if values["min_buy_in"] < ante:
         raise ConfigError(
             words(

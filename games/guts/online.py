@@ -22,7 +22,13 @@ Decisions where the rules page is silent (a careful cardroom's choices):
   short: a leaving player gets no top-up window), and the stack goes back when the hand ends.
 - A player may add chips (``top_up``) at any time except while dealt into a live hand (the
   deal and the declare); with ``max_buy_in`` set, the stack may not exceed it.
-- Between hands, a round player who is sitting out is not asked to ante and leaves the round.
+- The short loser's ``top_up_seconds`` run from the moment the ante call ends: its last
+  answer, or its deadline (the seats that let it pass are then out at once). With nobody asked
+  to ante, the call ends as it opens. The table has one deadline at a time, so a timeout is
+  either the ante call's or the window's, and the same actions at the same times give the same
+  deadlines on replay.
+- Between hands, a round player who is sitting out leaves the round, whether they would be
+  asked to ante or are excused from it (they were In).
 - If nobody at all remains in a round after an ante call (all declined, the owers paid
   short), the pot stays on the table and is played for in the next round, as a pot nobody won
   stays when nobody is In.
@@ -41,8 +47,9 @@ from games.guts import events as ev
 from games.guts.checks import action_amount, action_now, action_seat, check_top_up, sit_request
 from games.guts.pot_return import return_online_pot
 from games.guts.rounds import (
+    answered,
+    ante_timeout,
     call_antes,
-    close_ante_call,
     deal,
     eligible_seats,
     evolve,
@@ -105,7 +112,8 @@ def _leave(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[O
         paid = min(stack, owed)
         events.append(ev.PotMatched(index, paid, owed))
         stack, pot = stack - paid, pot + paid
-    if index in state.pending:
+    asked = index in state.pending
+    if asked:
         events.append(ev.AnteDeclined(index, False))
     events.append(ev.PlayerLeft(index, stack))
     state = evolve(
@@ -116,7 +124,7 @@ def _leave(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[O
         pending=tuple(other for other in state.pending if other != index),
         confirmed=tuple(other for other in state.confirmed if other != index),
     )
-    return maybe_close(state, now, events), events
+    return (answered if asked else maybe_close)(state, now, events), events
 
 
 def _top_up(
@@ -156,12 +164,13 @@ def _sit_out(
         raise IllegalAction(words("you are already sitting out"))
     events: Events = [ev.SatOut(index, "asked")]
     pending = state.pending
-    if index in pending:
+    asked = index in pending
+    if asked:
         events.append(ev.AnteDeclined(index, False))
         pending = tuple(other for other in pending if other != index)
     seats = put(state.seats, index, with_stack(seat, 0, sitting_out=True))
     state = evolve(state, seats=seats, pending=pending)
-    return maybe_close(state, now, events), events
+    return (answered if asked else maybe_close)(state, now, events), events
 
 
 def _sit_in(
@@ -214,7 +223,7 @@ def _ante(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[On
         pending=tuple(other for other in state.pending if other != index),
         confirmed=(*state.confirmed, index),
     )
-    return maybe_close(state, now, events), events
+    return answered(state, now, events), events
 
 
 def _decline(
@@ -225,7 +234,8 @@ def _decline(
     if state.phase == "ante" and index in state.pending:
         events.append(ev.AnteDeclined(index, False))
         state = evolve(state, pending=tuple(other for other in state.pending if other != index))
-    elif state.phase in ("ante", "pause") and state.owed[index]:
+        return answered(state, now, events), events
+    if state.phase in ("ante", "pause") and state.owed[index]:
         seat = state.seats[index]
         assert seat is not None
         owed = state.owed[index]
@@ -275,7 +285,7 @@ def _timeout(
         )
     events: Events = []
     if state.phase == "ante":
-        return close_ante_call(state, now, events), events
+        return ante_timeout(state, now, events), events
     if state.phase == "declare":
         return showdown(state, now, events, timed_out=True)
     return call_antes(state, now, events), events

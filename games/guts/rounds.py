@@ -20,6 +20,9 @@ from games.guts.table import OnlineState, Seat
 from games.words import sentence_of, words
 
 __all__ = [
+    "answered",
+    "ante_call_over",
+    "ante_timeout",
     "call_antes",
     "deal",
     "eligible_seats",
@@ -141,16 +144,42 @@ def evolve(state: OnlineState, **changes: Any) -> OnlineState:
     )
 
 
-def close_ante_call(state: OnlineState, now: float, events: Events) -> OnlineState:
-    """End an ante call: the unanswered are out (and sat out), short owers pay what they have."""
+def _unanswered_out(state: OnlineState, events: Events) -> OnlineState:
+    """The seats that let the ante call time out: out of the round, and sat out (away)."""
     seats = list(state.seats)
-    pot = state.pot
     for index in state.pending:
         events.append(ev.AnteDeclined(index, True))
         events.append(ev.SatOut(index, "ante_timeout"))
         seat = seats[index]
         assert seat is not None
         seats[index] = with_stack(seat, 0, sitting_out=True, in_round=False)
+    return evolve(state, seats=tuple(seats), pending=())
+
+
+def ante_timeout(state: OnlineState, now: float, events: Events) -> OnlineState:
+    """The ``ante`` phase's deadline: the ante call's (seats still ``pending``), or after
+    it the top-up window's (only short losers owing)."""
+    if state.pending:
+        return ante_call_over(_unanswered_out(state, events), now, events)
+    return close_ante_call(state, now, events)
+
+
+def ante_call_over(state: OnlineState, now: float, events: Events) -> OnlineState:
+    """The ante call has ended (every seat answered, or its deadline passed). A short loser
+    still owing gets ``top_up_seconds`` from now, on top of the call (the next deal waits);
+    otherwise the next hand's players are known."""
+    if any(state.owed):
+        return evolve(state, deadline=now + state.config.top_up_seconds)
+    return close_ante_call(state, now, events)
+
+
+def close_ante_call(state: OnlineState, now: float, events: Events) -> OnlineState:
+    """End the ante phase, its call answered or timed out and any top-up window over: a
+    short loser still owing pays what they have and leaves the round; the next hand is dealt
+    if two players remain, else the round ends."""
+    assert not state.pending, "the ante call is answered or timed out first"
+    seats = list(state.seats)
+    pot = state.pot
     owed = state.owed
     for index, amount in enumerate(owed):
         if amount:
@@ -200,8 +229,18 @@ def close_ante_call(state: OnlineState, now: float, events: Events) -> OnlineSta
 
 
 def maybe_close(state: OnlineState, now: float, events: Events) -> OnlineState:
+    """After an action between hands: the ante phase ends once nobody is asked and nobody
+    owes (a short loser paid or left)."""
     if state.phase == "ante" and not state.pending and not any(state.owed):
         return close_ante_call(state, now, events)
+    return state
+
+
+def answered(state: OnlineState, now: float, events: Events) -> OnlineState:
+    """After a seat asked to ante answered (ante, decline, sit out, leave): when it was the
+    last, the ante call is over (:func:`ante_call_over`)."""
+    if state.phase == "ante" and not state.pending:
+        return ante_call_over(state, now, events)
     return state
 
 
@@ -216,23 +255,26 @@ def call_antes(state: OnlineState, now: float, events: Events) -> OnlineState:
         return start_round(state, now, events)
     seats = list(state.seats)
     pending = []
+    confirmed = []
     for index, seat in enumerate(seats):
-        if seat is None or not seat.in_round or index in state.confirmed or state.owed[index]:
+        if seat is None or not seat.in_round or state.owed[index]:
             continue
-        if seat.sitting_out:
+        if seat.sitting_out:  # asked to sit out since the hand: they leave the round
             seats[index] = with_stack(seat, 0, in_round=False)
+        elif index in state.confirmed:  # In last hand: excused from the ante
+            confirmed.append(index)
         else:
             pending.append(index)
     short = tuple(index for index, amount in enumerate(state.owed) if amount)
-    config = state.config
-    wait = max(config.ante_seconds if pending else 0.0, config.top_up_seconds if short else 0.0)
     state = evolve(
-        state, seats=tuple(seats), phase="ante", deadline=now + wait, pending=tuple(pending)
-    )
+        state, seats=tuple(seats), phase="ante", deadline=now + state.config.ante_seconds,
+        pending=tuple(pending), confirmed=tuple(confirmed),
+    )  # fmt: skip
     if pending or short:
         events.append(ev.AnteCalled(tuple(pending), short))
-        return state
-    return close_ante_call(state, now, events)
+    if pending:
+        return state  # the ante call first; a short loser's window comes after it
+    return ante_call_over(state, now, events)
 
 
 def deal(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[OnlineState, Events]:
@@ -345,11 +387,16 @@ def showdown(
                 events.append(ev.PotMatched(index, paid, match))
                 seats[index] = with_stack(seat, -paid)
                 next_pot += paid
-                if not seat.leaving:
-                    confirmed.append(index)
             else:
                 owed[index] = match
         pot = next_pot
+        # Only the players who were Out ante again: everyone In (winners, losers who paid,
+        # Survivor's losers who owed nothing) is in the next hand, but a short loser only
+        # once paid in full (the top-up window) and a leaver not at all.
+        for index in players:
+            seat = seats[index]
+            if seat is not None and not seat.leaving and not owed[index]:
+                confirmed.append(index)
     if config.round_end == "single_in":
         round_over = len(players) == 1
     else:

@@ -12,10 +12,12 @@ A script is a JSON object::
 Players sit in the order given (seats 0, 1, ...) with exactly those stacks (the buy-in limits
 don't apply). ``button`` holds the button for the first hand. Before each hand, everyone asked to
 ante and listed in ``antes`` posts it; the others asked decline; a short loser still owing when
-the ante call closes pays what they have. ``cards`` is what each player in the hand is dealt (a
-player left out gets the deck's next unused cards). A player missing from ``declare`` times out
-(Out). ``top_up`` is applied after the hand's showdown, in the pause (the top-up window).
-Classic presets play through :mod:`games.guts.classic.script`.
+the top-up window after the ante call closes pays what they have. ``cards`` is what each player
+in the hand is dealt (a player left out gets the deck's next unused cards). A player missing
+from ``declare`` times out (Out). ``top_up`` is applied after the hand's showdown, in the
+pause. A hand's cards are one text of three cards; a classic script's keys (``ghost``,
+``community``, ...) are refused, as an online table has no place for them. Classic presets
+play through :mod:`games.guts.classic.script`.
 
 >>> result = run_script({"game": "guts", "preset": "survivor", "options": {"ante": 100},
 ...     "button": "A", "players": {"A": 10000, "B": 10000},
@@ -30,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.cards import DECK, CardError, parse_cards
+from games.cards import DECK
 from games.engine import seat_order
 from games.guts import events as ev
 from games.guts.classic.config import ClassicConfig
@@ -38,9 +40,23 @@ from games.guts.classic.script import run_classic_script
 from games.guts.game import make_config
 from games.guts.online import apply, seat_player
 from games.guts.rounds import evolve
+from games.guts.script_cards import read_cards, refuse_extras
 from games.guts.table import OnlineState, new_table
 
 __all__ = ["run_script", "stacked_deck"]
+
+
+#: The classic script's keys (:mod:`games.guts.classic.script`), refused here rather than
+#: ignored: what an online table lacks for each.
+_CLASSIC_ONLY = {
+    "ghost": "no ghost hand",
+    "community": "no community card",
+    "up": "no face-up cards after the declare",
+    "versus": "no deck's hand against a lone player",
+    "pass": "no passing of cards",
+    "second_declare": "no second declare",
+    "stages": "no stages",
+}
 
 
 def _mapping(value: Any, what: str) -> Mapping[str, Any]:
@@ -105,19 +121,16 @@ class _Runner:
             seat = self.seat(name, number)
             if seat not in order:
                 raise ValueError(f"hand {number}: {name} is not in this hand")
-            try:
-                hand = [card.index for card in parse_cards(str(text))]
-            except CardError as error:
-                raise ValueError(f"hand {number}: {name}'s cards: {error}") from error
-            if len(hand) != 3:
-                raise ValueError(f"hand {number}: {name} needs three cards, not {len(hand)}")
-            hands[seat] = hand
+            hands[seat] = read_cards(
+                text, f"hand {number}", f"{name}'s cards", 3, f"{name}'s hand has 3 cards"
+            )
         try:
             return stacked_deck(order, hands)
         except ValueError as error:
             raise ValueError(f"hand {number}: {error}") from error
 
     def play(self, hand: Mapping[str, Any], number: int) -> dict[str, Any]:
+        refuse_extras(hand, f"hand {number}", _CLASSIC_ONLY, self.state.config.preset)
         antes = list(hand.get("antes", []))
         for name in antes:
             self.seat(name, number)

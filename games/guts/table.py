@@ -6,8 +6,10 @@ hand data (``cards``, ``choices``, ``owed``) are tuples indexed by seat number.
 Phases:
 
 - ``waiting``: no round; fewer than two players can play. No deadline.
-- ``ante``: the ante call of a round's start (``starting``) or between two hands of a round;
-  short losers top up in the same window.
+- ``ante``: the ante call of a round's start (``starting``) or between two hands of a round
+  (``pending``: the seats asked; ``ante_seconds``); then, while a short loser still owes
+  (``owed``), the top-up window: ``top_up_seconds`` from the moment the call ended (its
+  last answer, or its deadline), so a short loser's time comes on top of the call's.
 - ``deal``: the hand's players are known; the runtime sends the deck (``wants_deck``).
 - ``declare``: simultaneous In or Out, until everyone has chosen or the deadline.
 - ``pause``: the result stays on the table for ``showdown_seconds``; then the next ante call.
@@ -55,7 +57,8 @@ class OnlineState:
 
     ``round_active``: a round is under way (the pot belongs to it). ``starting``: the ante call
     open now is a round's first. ``pending``: seats asked to ante that have not answered.
-    ``confirmed``: seats already in the next hand (anted, or paid their whole match).
+    ``confirmed``: seats already in the next hand: anted, or In last hand and owing nothing
+    (the winners, the losers who paid their whole match, Survivor's losers who owed nothing).
     ``dealt``: the seats of the current (or just ended) hand, in seat order from the button.
     ``owed``: what each seat still owes the pot (a short loser in the top-up window).
     ``shown``: the hand has been revealed (In hands are public until the next ante call).

@@ -6,7 +6,9 @@ antes automatically), plus, per hand: ``ghost`` and ``community`` (cards), ``pas
 has no place for (a ghost at a table without one, ...) is refused. ``cards`` gives each player's
 hand as dealt (Partial Reveal: the face-down cards; the last cards come from the deck's spare
 cards in order). ``declare`` choices are made in turn order (sequential) or all at once; a
-player missing from it times out (Out).
+player missing from it times out (Out). Cards are written as one text (``"Qs 4d"``) and in
+the number their place takes (a ghost hand as many as a player's hand, the Batey one, ...):
+any other number is refused, never cut or padded (:mod:`games.guts.script_cards`).
 
 Four-Two-Two and Four-Two-Three: ``cards`` are the four cards down; ``up`` (name: two cards)
 the face-up cards of players In, ``community`` 4-2-3's three cards, ``versus`` the deck's four
@@ -32,22 +34,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.cards import DECK, CardError, parse_cards
+from games.cards import DECK
 from games.guts import events as ev
 from games.guts.classic import apply
 from games.guts.classic.config import ClassicConfig
 from games.guts.classic.state import ClassicState, new_classic_table
 from games.guts.game import make_config
+from games.guts.script_cards import counted, read_cards, refuse_extras
 from games.guts.table import Seat
 
 __all__ = ["run_classic_script"]
-
-
-def _cards(text: Any, what: str) -> list[int]:
-    try:
-        return [card.index for card in parse_cards(str(text))]
-    except CardError as error:
-        raise ValueError(f"{what}: {error}") from error
 
 
 class _Runner:
@@ -78,20 +74,26 @@ class _Runner:
         if config.staged:
             return self.staged_deck(hand, number)
         order = self.state.dealt
+        where = f"hand {number}"
         size = config.cards - (1 if config.partial_reveal else 0)
         given: dict[int, list[int]] = {}
         for name, text in dict(hand.get("cards", {})).items():
             seat = self.seat(name, number)
             if seat not in order:
-                raise ValueError(f"hand {number}: {name} is not in this hand")
-            given[seat] = _cards(text, f"hand {number}: {name}'s cards")
-            if len(given[seat]) != size:
-                raise ValueError(f"hand {number}: {name} needs {size} cards")
-        ghost = _cards(hand.get("ghost", ""), f"hand {number}: ghost")
-        community = _cards(hand.get("community", ""), f"hand {number}: community")
-        versus = _cards(hand.get("versus", ""), f"hand {number}: versus")
+                raise ValueError(f"{where}: {name} is not in this hand")
+            expected = (
+                f"{name} has {counted(size, 'face-down card')}"
+                if config.partial_reveal
+                else f"{name}'s hand has {counted(size)}"
+            )
+            given[seat] = read_cards(text, where, f"{name}'s cards", size, expected)
+        ghost = _optional(hand, "ghost", where, config.cards, _ghost_expected(config))
+        community = _optional(hand, "community", where, *_community_expected(config))
+        versus = _optional(hand, "versus", where, 4, f"the deck's hand has {counted(4)}")
         up = {
-            self.seat(name, number): _cards(text, f"hand {number}: {name}'s face-up cards")
+            self.seat(name, number): read_cards(
+                text, where, f"{name}'s face-up cards", 2, f"{name} has 2 face-up cards"
+            )
             for name, text in dict(hand.get("up", {})).items()
         }
         later = [card for cards in up.values() for card in cards] + versus
@@ -130,9 +132,15 @@ class _Runner:
             given: dict[int, list[int]] = {}
             for name, text in dict(stage.get("cards", {})).items():
                 seat = self.seat(name, number)
-                given[seat] = _cards(text, f"hand {number}: {name}'s stage {index + 1} cards")
-                if seat not in order or len(given[seat]) != count:
-                    raise ValueError(f"hand {number}: {name} gets {count} at stage {index + 1}")
+                if seat not in order:
+                    raise ValueError(f"hand {number}: {name} gets no cards at stage {index + 1}")
+                given[seat] = read_cards(
+                    text,
+                    f"hand {number}",
+                    f"{name}'s stage {index + 1} cards",
+                    count,
+                    f"{name} gets {counted(count)} at stage {index + 1}",
+                )
             plan.append((list(order), count, given))
         used = [card for _, _, given in plan for cards in given.values() for card in cards]
         if len(set(used)) != len(used):
@@ -264,16 +272,38 @@ def _check_extras(config: ClassicConfig, hand: Mapping[str, Any], number: int) -
     four_two = config.flow == "four_two"  # its community, up and versus cards feed the stock
     lacks = {
         "ghost": (config.ghost == "none", "no ghost hand"),
-        "community": (not config.community_card and not four_two, "no community card"),
+        "community": (
+            not config.community_card and not config.community_after_declare,
+            "no community card",
+        ),
         "up": (not four_two, "no face-up cards after the declare"),
         "versus": (not four_two, "no deck's hand against a lone player"),
     }
-    for key, (missing, what) in lacks.items():
-        if missing and hand.get(key):
-            raise ValueError(
-                f"hand {number}: this table has {what}, so a hand names no {key!r}"
-                f" (preset {config.preset})"
-            )
+    missing = {key: what for key, (lacking, what) in lacks.items() if lacking}
+    refuse_extras(hand, f"hand {number}", missing, config.preset)
+
+
+def _ghost_expected(config: ClassicConfig) -> str:
+    holder = "a kitty hand" if config.preset == "kitty" else "a ghost hand"
+    return f"{holder} has {counted(config.cards)}"
+
+
+def _community_expected(config: ClassicConfig) -> tuple[int, str]:
+    """How many community cards a hand names, and the sentence saying so."""
+    if config.community_card:
+        return 1, f"the Batey has {counted(1, 'community card')}"
+    count = config.community_after_declare
+    return count, f"this table has {counted(count, 'community card')}"
+
+
+def _optional(
+    hand: Mapping[str, Any], key: str, where: str, count: int, expected: str
+) -> list[int]:
+    """The cards a hand names under ``key``, or none when it names none (the deck's next)."""
+    value = hand.get(key)
+    if value is None or value == "":
+        return []
+    return read_cards(value, where, key, count, expected)
 
 
 def _stages(hand: Mapping[str, Any], number: int) -> list[Mapping[str, Any]]:

@@ -37,7 +37,7 @@ def test_each_preset_sets_its_options(preset: str, expected: dict[str, Any]) -> 
 
 
 def test_every_preset_is_offered_and_the_basic_defaults_follow_the_page() -> None:
-    assert ("monte_carlo", "survivor", *CLASSIC_PRESETS) == PRESETS
+    assert ("monte_carlo", "survivor", "custom", *CLASSIC_PRESETS) == PRESETS
     config = make_config("two_card", {"ante": 50})
     assert isinstance(config, ClassicConfig)
     assert (config.pot_limit, config.payment_multiple, config.winner_takes_pot) == (5_000, 1, True)

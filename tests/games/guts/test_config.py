@@ -97,3 +97,31 @@ def test_a_config_built_once_is_reused_and_a_lookalike_value_is_still_checked() 
         online_config("survivor", {"ante": True})
     with pytest.raises(ConfigError, match="whole number"):
         online_config("survivor", {"ante": [100]})  # unhashable: checked, not kept
+
+
+# The seeds' rooms seat nobody with less than 100 antes (seed 000: "The minimum a player can
+# sit down at the table for all Guts games is 100 times the ante"; seed 004 the same); only a
+# custom table may ask less, and says so as a house rule (issue 32, item 5).
+
+
+@pytest.mark.parametrize("preset", ["monte_carlo", "survivor"])
+def test_the_seed_presets_ask_at_least_100_antes_to_sit_down(preset: str) -> None:
+    assert make_config(preset, {"ante": 25}).min_buy_in == 2_500
+    assert make_config(preset, {"ante": 25, "min_buy_in": 2_500}).min_buy_in == 2_500
+    assert make_config(preset, {"ante": 25, "min_buy_in": 4_000}).min_buy_in == 4_000
+    for too_low in (25, 2_499):
+        with pytest.raises(ConfigError) as refused:
+            make_config(preset, {"ante": 25, "min_buy_in": too_low})
+        assert str(refused.value) == (
+            f"min_buy_in must be at least 100 antes ($25.00) at {preset} tables, as the rooms"
+            " that deal them ask; only a custom table may ask less"
+        )
+
+
+def test_a_custom_table_may_ask_less_and_chooses_who_pays() -> None:
+    config = make_config("custom", {"ante": 25, "min_buy_in": 25, "payer": "lowest_loser"})
+    assert (config.preset, config.min_buy_in, config.payer) == ("custom", 25, "lowest_loser")
+    plain = make_config("custom", {"ante": 25})
+    assert (plain.payer, plain.min_buy_in) == ("all_losers", 2_500)
+    with pytest.raises(ConfigError, match=re.escape("min_buy_in must cover the ante ($0.25)")):
+        make_config("custom", {"ante": 25, "min_buy_in": 24})

@@ -57,40 +57,27 @@ def test_antes_are_returned_when_fewer_than_two_players_ante() -> None:
     assert table.state.phase == "ante" and table.state.starting
 
 
-def test_losers_who_paid_are_excused_from_the_ante_and_the_others_must_ante() -> None:
-    table = Table("monte_carlo", (10_000,) * 4)
-    table.hand(P0=AA, P1=KK, P2=QJ9, P0_choice="in", P1_choice="in", P2_choice="in")
-    events = table.timeout()
-    assert of(events, "ante_called") == [{"type": "ante_called", "seats": [0, 3], "owing": []}]
-    table.antes()
-    events = table.deal()
-    assert of(events, "hand_started")[0]["seats"] == [2, 3, 0, 1]
-    assert of(events, "hand_started")[0]["pot"] == 1_000
-
-
 def test_a_short_loser_may_top_up_in_the_window_and_pay_in_full() -> None:
     table = Table(stacks=(10_000, 10_000, 350))
     table.hand(P0=AA, P1=KK, P2=QJ9, P0_choice="in", P1_choice="in", P2_choice="in")
     assert table.state.owed == (0, 0, 300)
     events = table.timeout()
-    assert of(events, "ante_called") == [{"type": "ante_called", "seats": [0, 1], "owing": [2]}]
-    assert table.state.deadline == table.now + 10
+    # Everyone was In: nobody antes, and the deal waits for the top-up window alone.
+    assert of(events, "ante_called") == [{"type": "ante_called", "seats": [], "owing": [2]}]
+    assert table.state.deadline == table.now + 5
     events = table.act("top_up", 2, amount=100)
     assert of(events, "pot_matched") == [
         {"type": "pot_matched", "seat": 2, "amount": 300, "owed": 300}
     ]
-    table.antes()
     assert table.state.phase == "deal"
     assert table.state.confirmed == (0, 1, 2)
-    assert table.stacks() == [10_091, 9_800, 50]
+    assert table.stacks() == [10_191, 9_900, 50]
 
 
 def test_a_short_loser_pays_all_they_have_and_sits_out_the_rest_of_the_round() -> None:
     table = Table(stacks=(10_000, 10_000, 350))
     table.hand(P0=AA, P1=KK, P2=QJ9, P0_choice="in", P1_choice="in", P2_choice="in")
     table.timeout()
-    table.act("ante", 0)
-    table.act("ante", 1)
     assert table.state.phase == "ante"
     events = table.timeout()
     assert of(events, "pot_matched") == [
@@ -99,7 +86,9 @@ def test_a_short_loser_pays_all_they_have_and_sits_out_the_rest_of_the_round() -
     assert table.state.phase == "deal"
     assert table.state.confirmed == (0, 1)
     assert table.stacks()[2] == 0
-    assert table.state.pot == 450
+    assert table.state.pot == 250
+    player = table.state.seats[2]
+    assert player is not None and not player.in_round
 
 
 def test_a_short_loser_may_decline_to_top_up_and_pay_at_once() -> None:
@@ -113,17 +102,18 @@ def test_a_short_loser_may_decline_to_top_up_and_pay_at_once() -> None:
 
 
 def test_when_one_player_remains_they_take_the_pot_less_rake_and_the_round_ends() -> None:
-    table = Table(stacks=(10_000, 10_000))
-    table.hand(P0=AA, P1=KK, P0_choice="in", P1_choice="in")
-    assert table.state.pot == 200
+    table = Table(stacks=(10_000, 10_000, 10_000))
+    table.hand(P0=AA, P1=KK, P0_choice="in", P1_choice="in", P2_choice="out")
+    assert table.state.pot == 300
+    table.act("leave", 1)  # P1 paid the 300 and goes; P0 won, so is excused from the ante
     table.timeout()
-    events = table.act("decline", 0)
-    assert of(events, "pot_won") == [{"type": "pot_won", "seat": 1, "amount": 194}]
+    events = table.act("decline", 2)
+    assert of(events, "pot_won") == [{"type": "pot_won", "seat": 0, "amount": 291}]
     assert of(events, "round_ended") == [
         {"type": "round_ended", "round": 1, "reason": "last_player"}
     ]
-    assert table.stacks() == [10_094, 9_894]
-    assert table.total() == 20_000
+    assert table.stacks() == [10_000 - 100 + 291 + 291, 0, 9_900]
+    assert table.total() == 30_000 - 9_600
 
 
 def test_all_in_players_tying_ends_the_round_under_no_losers() -> None:
@@ -133,13 +123,14 @@ def test_all_in_players_tying_ends_the_round_under_no_losers() -> None:
     assert not table.state.round_active
 
 
-def test_single_in_goes_on_after_a_tie_and_everyone_antes_again() -> None:
+def test_single_in_goes_on_after_a_tie_and_the_player_out_antes() -> None:
     table = Table(round_end="single_in")
     events = table.hand(P0="As Kd 9c", P1="Ad Ks 9h", P0_choice="in", P1_choice="in")
     assert of(events, "hand_ended")[0]["round_over"] is False
     assert table.state.pot == 0
     table.timeout()
-    assert table.state.pending == (0, 1, 2)
+    assert table.state.pending == (2,)
+    assert table.state.confirmed == (0, 1)
 
 
 def test_single_in_ends_the_round_when_exactly_one_player_was_in() -> None:
@@ -168,13 +159,14 @@ def test_a_pot_left_with_nobody_in_the_round_is_played_for_in_the_next_round() -
     table = Table(stacks=(10_000, 10_000, 350))
     table.hand(P0=AA, P1=KK, P2=QJ9, P0_choice="out", P1_choice="in", P2_choice="in")
     assert table.state.owed == (0, 0, 300)
+    table.act("sit_out", 1)  # the winner, excused from the ante, leaves the round instead
     table.timeout()
     table.act("decline", 0)
-    table.act("decline", 1)
     table.timeout()
     assert table.state.phase == "pause"
     assert of(table.events, "round_ended")[-1]["reason"] == "no_players"
     assert table.state.pot == 250
+    table.act("sit_in", 1)
     table.antes()
     events = table.deal()
     assert of(events, "hand_started")[0]["seats"] == [0, 1]

@@ -42,9 +42,8 @@ def test_a_player_who_sits_down_during_a_round_waits_for_the_next_round() -> Non
     table = Table(stacks=(10_000, 10_000), seats=3)
     table.hand(P0=AA, P1=KK, P0_choice="in", P1_choice="in")
     table.act("sit", 2, stack=10_000)
-    table.timeout()
-    assert table.state.pending == (0,)
-    table.antes()
+    table.timeout()  # both were In: the next hand is dealt without an ante call
+    assert table.state.phase == "deal" and table.state.confirmed == (0, 1)
     table.deal()
     table.declare(P0="in", P1="out")
     assert table.state.seats[2] is not None and not table.state.seats[2].in_round

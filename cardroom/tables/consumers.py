@@ -292,11 +292,14 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def table_version(self, event: dict[str, Any]) -> None:
         """A group message: the table has a new version. With its snapshot (the runtime's),
-        this viewer's frame is built in memory; without (an operator's change), it is read."""
+        this viewer's frame is built in memory; without (an operator's change), it is read.
+        It is read too after a gap: a version this socket never got (its full queue dropped
+        it, cardroom/tables/overflow.py, or the push was lost on the way) may have carried
+        what the snapshot in hand leaves out, the recent hands or a bankroll."""
         if event["version"] <= self.version:
             return
         snapshot = event.get("snapshot")
-        if snapshot is None:
+        if snapshot is None or event["version"] > self.version + 1:
             await self.push_state()
             return
         kept = self.keep(snapshot)

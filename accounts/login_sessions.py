@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from accounts.lockouts import client_address
 from accounts.models import LoginSession, User
+from accounts.two_factor import session_passes
 
 __all__ = [
     "LoginSessionMiddleware",
@@ -33,6 +34,7 @@ __all__ = [
     "connect",
     "device_words",
     "session_end",
+    "session_logs_in",
     "sessions_active",
     "sessions_end_others",
 ]
@@ -161,13 +163,34 @@ def device_words(user_agent: str) -> str:
     return browser or system or (user_agent[:60] or _("an unknown browser"))
 
 
-def _alive(record: LoginSession, user: User) -> bool:
-    """The session still logs its user in: it exists, has not expired, is this user's, and
-    was made with the user's current password."""
-    data = _store(record.session_key).load()
-    return str(data.get(SESSION_KEY)) == str(user.pk) and constant_time_compare(
-        data.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()
+def _names(store: SessionBase, user: User) -> bool:
+    """The session exists, has not expired, is ``user``'s, and was made with the user's current
+    password (or under a fallback secret key, as Django's own login check allows)."""
+    if str(store.get(SESSION_KEY)) != str(user.pk):  # an ended or expired session reads empty
+        return False
+    given = store.get(HASH_SESSION_KEY) or ""
+    return bool(given) and (
+        constant_time_compare(given, user.get_session_auth_hash())
+        or any(constant_time_compare(given, old) for old in user.get_session_auth_fallback_hash())
     )
+
+
+def _alive(record: LoginSession, user: User) -> bool:
+    """The session still logs its user in (``_names``)."""
+    return _names(_store(record.session_key), user)
+
+
+def session_logs_in(session_key: str, user_id: int) -> bool:
+    """Whether the session with this key still logs in ``user_id``, as a page would find it:
+    the session exists and has not expired (logging out, ending it on the account page, a
+    password change or reset delete it), it is that user's and made with their current
+    password, the user is active, and it has given its two-factor code if the user has one
+    (the table sockets ask this of their session on each frame: cardroom/tables/logins.py)."""
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return False
+    store = _store(session_key)  # read once, at its first ``get``
+    return _names(store, user) and session_passes(user, store)
 
 
 def sessions_active(user: User, *, current_id: int | None) -> list[SessionRow]:

@@ -244,8 +244,11 @@ if REDIS_URL:
                 # The lists layer: a process's sockets share one Redis list, which the default
                 # capacity (100) fills at a busy moment of a few dozen tables: pushes were
                 # dropped ("over capacity") and clients had to sync. Messages still expire.
-                # (The pub/sub layer keeps no lists and ignores it.)
-                "capacity": 5000,
+                # The pub/sub layer keeps a queue per socket in the process, each of this
+                # many messages, the oldest dropped for a new one (cardroom/tables/overflow.py):
+                # a socket 100 versions behind needs only the newest, and each may hold a
+                # snapshot, so its bound is what a socket that stopped reading may cost.
+                "capacity": 5000 if _redis_layer == "lists" else 100,
                 # Parallel test workers share one Redis: keep their groups apart.
                 "prefix": "cardroom" + os.environ.get("PYTEST_XDIST_WORKER", ""),
             },

@@ -9,7 +9,11 @@ refused with 4429. A session whose user has two-factor on but has not given a co
 session is no login here (4401), as it is no login on the pages (accounts/two_factor.py).
 
 Revoking a token also closes the sockets open with it: each joins its token's channel group,
-and a revocation sent to the group closes them with 4401.
+and a revocation sent to the group closes them with 4401. That message is the fast way, not the
+only one: an open socket asks again whether its login holds before each frame it sends
+(cardroom/tables/logins.py), so a lost message, an ended session, a token that ran out and a
+deactivated account are refused too. The handshake's read counts as the first such check
+(``scope["login_read_at"]``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from accounts.lockouts import address_lockout, bearer_failed
 from accounts.models import User
 from accounts.two_factor import session_passes
 from cardroom.models import ApiToken
+from cardroom.tables import logins
 from cardroom.tables.token_stamps import stamp_soon
 from games.words import words
 
@@ -200,6 +205,7 @@ class SessionAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
     """
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
+        scope["login_read_at"] = logins.clock()  # the session is read from here on
         read = database_sync_to_async(get_user.func, thread_sensitive=False)
         scope["user"]._wrapped = await read(scope)
 
@@ -235,6 +241,7 @@ class TokenAuthMiddleware:
         if token is None:
             return await self.app(scope, receive, send)
         client = scope.get("client")
+        read_at = logins.clock()
         # A read, and at most one small write a minute (``last_used``): in the pool.
         found, refusal = await database_sync_to_async(_bearer_login, thread_sensitive=False)(
             token,
@@ -253,5 +260,5 @@ class TokenAuthMiddleware:
             stamp_soon(found.pk, now)
         # The consumer joins the token's group (token_group) on its own channel, so that a
         # revocation closes the socket with no second receive loop per socket.
-        scope = {**scope, "user": found.user, "api_token_id": found.pk}
+        scope = {**scope, "user": found.user, "api_token_id": found.pk, "login_read_at": read_at}
         return await self.app(scope, receive, send)

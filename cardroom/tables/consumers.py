@@ -37,6 +37,7 @@ from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
 from cardroom.presentation.pages import page_context
 from cardroom.tables import freshness
 from cardroom.tables.auth import NOT_LOGGED_IN, REVOKED, token_group
+from cardroom.tables.logins import LOGIN_ENDED, Login, login_holds, login_of, login_seen
 from cardroom.tables.protocol import (
     MessageError,
     check_message,
@@ -78,6 +79,10 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     #: The viewer's user id, set once the socket is let in.
     user_id: int | None = None
+    #: What the socket logged in with, asked again before each frame (cardroom/tables/logins.py).
+    login: Login | None = None
+    #: The login no longer holds: the socket is closing, and reads nothing more.
+    logged_out = False
 
     table_id: int
     group: str
@@ -122,6 +127,12 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             # address, a session owing its two-factor code.
             await self.refuse(*self.scope.get("auth_refusal", (4401, "")))
             return
+        self.login = login_of(self.scope)
+        if self.login is None:
+            await self.refuse(NOT_LOGGED_IN)
+            return
+        if (read_at := self.scope.get("login_read_at")) is not None:
+            login_seen(self.login, read_at)  # the handshake's read: the first check
         if (
             not 0 < self.table_id <= MAX_TABLE_ID
             or not await database_sync_to_async(
@@ -170,8 +181,15 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.close(code=code, reason=self.close_reason(reason))
 
     async def token_revoked(self, event: dict[str, Any]) -> None:
-        """The token this socket logged in with was revoked: the socket closes at once."""
-        await self.close(code=NOT_LOGGED_IN, reason=self.close_reason(REVOKED))
+        """The token this socket logged in with was revoked: the socket closes at once (the
+        fast way; a lost message is made good by the check on the next frame)."""
+        await self.login_lost(REVOKED)
+
+    async def login_lost(self, reason: str = LOGIN_ENDED) -> None:
+        """Close with 4401: the login this socket was opened with no longer holds."""
+        if not self.logged_out:
+            self.logged_out = True
+            await self.close(code=NOT_LOGGED_IN, reason=self.close_reason(reason))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "token_group"):
@@ -183,9 +201,15 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 await self.presence(-1, self.counted)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Every frame gets an answer, and the socket stays open whatever the frame held."""
+        """Every frame gets an answer, and the socket stays open whatever the frame held,
+        unless its login no longer holds: then no frame is read, and the socket closes."""
         ident: Any = None
         try:
+            # Every frame, a read (``sync``) as much as an action: a state frame holds the
+            # viewer's own cards. One look-up while the verdict is fresh (logins.py).
+            if self.logged_out or not await login_holds(self.login):
+                await self.login_lost()
+                return
             # Reading is bounded (size, depth, amounts' shape), so a refused frame's id can
             # be read before the rate limit, and the client can tell which action it was.
             try:
@@ -268,11 +292,14 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def table_version(self, event: dict[str, Any]) -> None:
         """A group message: the table has a new version. With its snapshot (the runtime's),
-        this viewer's frame is built in memory; without (an operator's change), it is read."""
+        this viewer's frame is built in memory; without (an operator's change), it is read.
+        It is read too after a gap: a version this socket never got (its full queue dropped
+        it, cardroom/tables/overflow.py, or the push was lost on the way) may have carried
+        what the snapshot in hand leaves out, the recent hands or a bankroll."""
         if event["version"] <= self.version:
             return
         snapshot = event.get("snapshot")
-        if snapshot is None:
+        if snapshot is None or event["version"] > self.version + 1:
             await self.push_state()
             return
         kept = self.keep(snapshot)

@@ -7,6 +7,11 @@ to any socket behind. In the same round it renews the presence lease of every se
 socket here: a process that dies (kill -9, a crash) renews nothing, its seats' leases run out,
 and the clock of any other process treats those players as gone (``cardroom.tables.clock``), where a
 connection counter would have kept them "online" forever.
+
+The same round asks whether each socket's login still holds (cardroom/tables/logins.py), all
+of them in one trip to the thread pool: a socket checks its login before each frame it sends,
+but one that only listens would otherwise keep receiving its viewer's state (their own cards
+among it) after the login was taken away. Such a socket is closed within a round.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.models import Seat, Table
+from cardroom.tables.logins import Login, logins_hold
 from cardroom.tables.threads import SERIAL_WRITES
 
 __all__ = ["FRESHNESS_SECONDS", "LEASE", "unwatch", "watch"]
@@ -44,8 +50,12 @@ class Watcher(Protocol):
     scope: dict[str, Any]
     #: ``time.monotonic()`` when the socket last took a version.
     fresh_at: float
+    #: What the socket logged in with.
+    login: Login | None
 
     async def push_state(self, *, force: bool = False) -> None: ...
+
+    async def login_lost(self) -> None: ...
 
 
 _watchers: dict[int, set[Watcher]] = defaultdict(set)
@@ -79,8 +89,14 @@ async def _rounds() -> None:
 
 
 async def freshness_round() -> int:
-    """One round: renew the leases, repair the sockets behind; returns how many were."""
+    """One round: renew the leases, close the sockets whose login no longer holds, repair the
+    sockets behind; returns how many were repaired."""
     watchers = {table: set(group) for table, group in _watchers.items() if group}
+    held = await logins_hold(watcher.login for group in watchers.values() for watcher in group)
+    for group in watchers.values():
+        for watcher in [watcher for watcher in group if not held[watcher.login]]:
+            group.discard(watcher)  # neither its seat's lease nor its state any more
+            await watcher.login_lost()
     seated = {
         (table, watcher.scope["user"].pk)
         for table, group in watchers.items()

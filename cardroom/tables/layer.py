@@ -11,19 +11,25 @@ took about a tenth of the server's time on its own bookkeeping:
   group send, a cost growing with the sockets; here that scan runs at most once a second,
   which is all a 60-second expiry needs.
 
-Everything else (capacity, groups, expiry, ``ChannelFull``) is Channels' own. The layer holds
-one process's sockets only, like the one it replaces; several processes use Redis.
+Each channel's queue holds at most ``capacity`` messages (``CHANNEL_LAYERS``' CONFIG; Channels'
+100 when unset), as in Channels' layer, but a group message to a full queue takes the place of
+the oldest one waiting, where Channels' dropped the new one: the newest state is the one worth
+keeping (cardroom/tables/overflow.py, which counts and logs each). A direct ``send`` to a full
+channel still raises ``ChannelFull``, Channels' contract for a sender that can be told.
+Everything else (groups, expiry) is Channels' own. The layer holds one process's sockets only,
+like the one it replaces; several processes use Redis.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
+
+from cardroom.tables.overflow import DroppingQueue, overflowed
 
 __all__ = ["ProcessChannelLayer"]
 
@@ -42,22 +48,34 @@ class ProcessChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
             self._cleaned = now
             super()._clean_expired()
 
+    def _queue(self, channel: str) -> asyncio.Queue[Any]:
+        queue: asyncio.Queue[Any] = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = DroppingQueue(self.get_capacity(channel), channel)
+        return queue
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        self.require_valid_channel_name(channel)
+        self._queue(channel)  # Channels' receive would make one that refuses rather than drops
+        message: dict[str, Any] = await super().receive(channel)
+        return message
+
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_channel_name(channel)
         assert "__asgi_channel__" not in message
-        queue = self.channels.setdefault(channel, asyncio.Queue(maxsize=self.get_capacity(channel)))
-        try:
-            queue.put_nowait((time.time() + self.expiry, dict(message)))
-        except asyncio.QueueFull:
-            raise ChannelFull(channel) from None
+        queue = self._queue(channel)
+        if queue.full():
+            overflowed(channel)
+            raise ChannelFull(channel)
+        queue.put_nowait((time.time() + self.expiry, dict(message)))
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
-        # No task per member: each send only puts the message on a queue.
+        expires = time.time() + self.expiry
+        # No task per member: each send only puts the message on a queue, a full one
+        # dropping its oldest message for it.
         for channel in list(self.groups.get(group, {})):
-            # As Channels' layer: a full channel misses this message.
-            with contextlib.suppress(ChannelFull):
-                await self.send(channel, message)
+            self._queue(channel).put_nowait((expires, dict(message)))

@@ -17,6 +17,14 @@ writes interleave on it and ``flush`` still excludes them. A caller that is canc
 closing while it waits) never cancels a write half done: it waits on the batch through
 ``asyncio.shield``. The receiving task is started again if it ever ended.
 
+Each socket's queue of the messages waiting for it in this process holds at most ``capacity``
+of them (``CHANNEL_LAYERS``' CONFIG, 100 when unset, as channels_redis's other layer), where
+channels_redis's pub/sub layer ignored the setting and let a socket that fell behind grow the
+process's memory without limit. It is channels_redis's own bounded queue (``BoundedQueue``, its
+other layer's receive buffer), which drops the oldest message waiting to take a new one; each
+drop is counted and logged (cardroom/tables/overflow.py, which says why the oldest). Pub/sub
+cannot refuse a sender as a list can: a message reaches a process after it was published.
+
 Everything else (message format, groups in memory, the receive loop) is channels_redis's own.
 """
 
@@ -32,7 +40,13 @@ from channels_redis.pubsub import (
 )
 from channels_redis.utils import _wrap_close
 
-__all__ = ["RedisPubSubLayer"]
+from cardroom.tables.overflow import DroppingQueue
+
+__all__ = ["CAPACITY", "RedisPubSubLayer"]
+
+#: Messages a socket's queue holds when ``capacity`` is not configured (channels_redis's and
+#: Channels' default for their other layers).
+CAPACITY = 100
 
 
 class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
@@ -129,10 +143,16 @@ class _Decoded(dict[str, Any]):
 
 
 class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, capacity: int = CAPACITY, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.capacity = capacity
         stock: list[Any] = self._shards
         self._shards: list[_Shard] = [_Shard(shard.host, self) for shard in stock]
+
+    async def _subscribe_to_channel(self, channel: str) -> None:
+        # channels_redis's, with a bounded queue where it made an unbounded one.
+        self.channels[channel] = DroppingQueue(self.capacity, channel)
+        await self._get_shard(channel).subscribe(channel)
 
 
 class RedisPubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]

@@ -143,7 +143,18 @@
     }
   }
   document.addEventListener("htmx:wsOpen", function () { light(WORDS.connected, true); });
-  document.addEventListener("htmx:wsClose", function () { light(WORDS.reconnecting, false); });
+  // 4401 after the socket had spoken: its login no longer holds (docs/protocol.md). htmx does
+  // not reconnect after it, so the page is loaded again: a browser still logged in (its session
+  // renewed by a password change made here) gets a new socket, one logged out gets the login
+  // page. A socket refused at its handshake has said nothing: reloading would only loop.
+  var spokeOnThisSocket = false;
+  document.addEventListener("htmx:wsOpen", function () { spokeOnThisSocket = false; });
+  document.addEventListener("htmx:wsAfterMessage", function () { spokeOnThisSocket = true; });
+  document.addEventListener("htmx:wsClose", function (event) {
+    light(WORDS.reconnecting, false);
+    var closed = event.detail && event.detail.event;
+    if (closed && closed.code === 4401 && spokeOnThisSocket) window.location.reload();
+  });
   document.addEventListener("htmx:wsAfterMessage", function () {
     tick(); announce(); autoAnte(); chime();
   });

@@ -4,7 +4,9 @@ channels_redis's own layer took one lock per process for every publish and every
 under load a socket's handshake waited behind every queued push until daphne dropped it. These
 check what replaced the lock: a publish never waits for it, subscriptions of many sockets are
 written together and reach Redis, the latest request for a channel wins, a cancelled socket
-does not undo the others' subscriptions, and a receiving task that ended is started again.
+does not undo the others' subscriptions, and a receiving task that ended is started again. And
+what channels_redis's pub/sub layer lacked: a socket's queue holds at most ``capacity``
+messages, the newest (cardroom/tables/overflow.py).
 Collected only when ``REDIS_URL`` is set (CI's second pass), see tests/conftest.py.
 """
 
@@ -17,6 +19,7 @@ import secrets
 import pytest
 import redis.asyncio as aioredis
 
+from cardroom.tables.overflow import overflow_count
 from cardroom.tables.pubsub_layer import RedisPubSubLayer
 
 pytestmark = pytest.mark.redis
@@ -153,3 +156,44 @@ async def test_a_group_message_is_decoded_once_per_process_and_each_socket_owns_
     # A socket's own channel still gets its message as before.
     await made.send(channels[2], {"type": "x.y"})
     assert await asyncio.wait_for(made.receive(channels[2]), 5) == {"type": "x.y"}
+
+
+async def until_dropped(count: int, before: int) -> None:
+    """Wait until the shard's receiving task has dropped ``count`` messages since ``before``."""
+    async with asyncio.timeout(10):
+        while overflow_count() - before < count:
+            await asyncio.sleep(0.02)
+
+
+async def test_a_socket_that_does_not_read_holds_at_most_capacity_the_newest():
+    layer = RedisPubSubLayer(
+        hosts=[{"address": os.environ["REDIS_URL"]}], prefix=f"t{secrets.token_hex(4)}", capacity=3
+    )
+    try:
+        slow, reading = await layer.new_channel(), await layer.new_channel()
+        for channel in (slow, reading):
+            await layer.group_add("busy", channel)
+        before = overflow_count()
+        for version in range(1, 11):
+            await layer.group_send("busy", {"type": "table.version", "version": version})
+            message = await asyncio.wait_for(layer.receive(reading), 5)
+            assert message["version"] == version
+        await until_dropped(7, before)
+        queue = layer._get_layer().channels[slow]
+        assert queue.qsize() == 3
+        await asyncio.sleep(0.2)
+        assert overflow_count() - before == 7
+        kept = [(await layer.receive(slow))["version"] for _ in range(3)]
+        assert kept == [8, 9, 10]
+        # A socket's own channel is bounded the same way.
+        for number in range(5):
+            await layer.send(slow, {"type": "x.y", "n": number})
+        await until_dropped(9, before)
+        assert [(await layer.receive(slow))["n"] for _ in range(3)] == [2, 3, 4]
+    finally:
+        await layer.flush()
+
+
+async def test_without_a_capacity_a_queue_holds_channels_redis_default(made):
+    channel = await made.new_channel()
+    assert made._get_layer().channels[channel].maxsize == 100

@@ -1,0 +1,164 @@
+"""Whether a table socket's login still holds, asked again of every frame the socket sends.
+
+A socket is logged in once, at its handshake (cardroom/tables/auth.py): by a session or by an
+API token. That login can be taken away while the socket is open: the session ends (logging
+out, ending it or every other one on the account page, a password change or reset), the token
+is revoked or runs out, the account is deactivated. The message that closes a revoked token's
+sockets at once (``token.revoked``) is best effort, as everything on the Redis pub/sub layer
+is (at most once); the others have no message at all. So the socket asks, before it reads or
+applies any frame, whether its login still holds, and closes with 4401 when it does not.
+
+The verdict on a login is kept in this process for ``LOGIN_CHECK_SECONDS``, shared by the
+sockets of that login: a frame within that time of the last check costs one dictionary look-up
+and no query. That is the one bound of the whole scheme: a login taken away anywhere (on any
+process, by any means) is refused on every socket's next frame at most ``LOGIN_CHECK_SECONDS``
+later. A socket that only listens is checked by the freshness round
+(cardroom/tables/freshness.py), every ``FRESHNESS_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.login_sessions import session_logs_in
+from cardroom.models import ApiToken
+from games.words import words
+
+__all__ = [
+    "LOGIN_CHECK_SECONDS",
+    "LOGIN_ENDED",
+    "Login",
+    "login_holds",
+    "login_of",
+    "login_seen",
+    "logins_hold",
+]
+
+#: How long this process trusts a verdict on a login: the most time between a login being
+#: taken away and its sockets' frames being refused (docs/protocol.md, "Connecting").
+LOGIN_CHECK_SECONDS = 1.0
+#: The close reason of a socket whose login no longer holds (with code 4401).
+LOGIN_ENDED = words("logged out")
+
+#: The clock verdicts are timed by (a monotonic one; the tests set their own).
+clock: Callable[[], float] = time.monotonic
+
+
+@dataclass(frozen=True, slots=True)
+class Login:
+    """What a socket logged in with: a session's key or a token's id, for one user."""
+
+    user_id: int
+    session_key: str | None = None
+    token_id: int | None = None
+
+
+#: Login -> (whether it holds, ``clock()`` just before it was read). In the order the verdicts
+#: were read, oldest first, so the stale ones are dropped from the front.
+_verdicts: dict[Login, tuple[bool, float]] = {}
+
+
+def login_of(scope: dict[str, Any]) -> Login | None:
+    """The login of a let-in socket's scope (cardroom/tables/auth.py put it there); None if it
+    has none that can be checked again, which is refused like a login that ended."""
+    user = scope.get("user")
+    if user is None or user.pk is None:
+        return None
+    token_id = scope.get("api_token_id")
+    if token_id is not None:
+        return Login(user_id=user.pk, token_id=token_id)
+    session = scope.get("session")
+    key = getattr(session, "session_key", None)
+    return Login(user_id=user.pk, session_key=key) if key else None
+
+
+def login_seen(login: Login, at: float) -> None:
+    """Record that ``login`` held when read at ``at`` (a handshake's check), unless a later
+    verdict is known."""
+    known = _verdicts.get(login)
+    if known is None or known[1] < at:
+        _keep(login, True, at)
+
+
+def _keep(login: Login, holds: bool, at: float) -> None:
+    _verdicts.pop(login, None)
+    _verdicts[login] = (holds, at)
+    # The verdicts of logins no socket asks about any more go once stale: nothing else keeps
+    # the table from growing with every login this process has seen.
+    stale = clock() - LOGIN_CHECK_SECONDS
+    while _verdicts:
+        oldest = next(iter(_verdicts))
+        if _verdicts[oldest][1] >= stale:
+            break
+        del _verdicts[oldest]
+
+
+async def login_holds(login: Login | None) -> bool:
+    """Whether ``login`` still holds: from this process's verdict if it is younger than
+    ``LOGIN_CHECK_SECONDS``, else read (in the thread pool: a read) and kept."""
+    if login is None:
+        return False
+    now = clock()
+    known = _verdicts.get(login)
+    if known is not None and now - known[1] < LOGIN_CHECK_SECONDS:
+        return known[0]
+    holds: bool = await database_sync_to_async(login_read, thread_sensitive=False)(login)
+    _keep(login, holds, now)  # timed from before the read: it is at least that fresh
+    return holds
+
+
+async def logins_hold(logins: Iterable[Login | None]) -> dict[Login | None, bool]:
+    """``login_holds`` for many logins at once: those with no fresh verdict are read together,
+    in one trip to the thread pool."""
+    now = clock()
+    verdicts: dict[Login | None, bool] = {None: False}
+    owed: list[Login] = []
+    for login in set(logins) - {None}:
+        assert login is not None
+        known = _verdicts.get(login)
+        if known is not None and now - known[1] < LOGIN_CHECK_SECONDS:
+            verdicts[login] = known[0]
+        else:
+            owed.append(login)
+    if owed:
+        read = await database_sync_to_async(logins_read, thread_sensitive=False)(owed)
+        for login, holds in read.items():
+            _keep(login, holds, now)
+            verdicts[login] = holds
+    return verdicts
+
+
+def login_read(login: Login) -> bool:
+    """Whether ``login`` holds now, read from the database."""
+    return logins_read([login])[login]
+
+
+def logins_read(logins: list[Login]) -> dict[Login, bool]:
+    """Whether each login holds now: a token's in one query for them all (not revoked, not run
+    out, its user active), a session's as a page would find it
+    (accounts/login_sessions.py, ``session_logs_in``)."""
+    verdicts: dict[Login, bool] = {}
+    tokens = [login for login in logins if login.token_id is not None]
+    if tokens:
+        usable = set(
+            ApiToken.objects.filter(
+                Q(expires__isnull=True) | Q(expires__gt=timezone.now()),
+                pk__in=[login.token_id for login in tokens],
+                revoked__isnull=True,
+                user__is_active=True,
+            ).values_list("pk", "user_id")
+        )
+        for login in tokens:
+            verdicts[login] = (login.token_id, login.user_id) in usable
+    for login in logins:
+        if login.token_id is None:
+            key = login.session_key
+            verdicts[login] = key is not None and session_logs_in(key, login.user_id)
+    return verdicts

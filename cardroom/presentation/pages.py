@@ -18,6 +18,7 @@ from cardroom.howto import GAME_PAGES
 from cardroom.models import Table
 from cardroom.presentation import describe_table
 from cardroom.presentation.house_rules import house_rules
+from cardroom.presentation.payment_words import payments_said
 from cardroom.tables.selectors import SUMMARIES
 from cardroom.tables.snapshots import snapshot_from_db, state_frame, table_from
 
@@ -70,12 +71,14 @@ def page_context(
 
 
 def _in_words(hand: dict[str, Any]) -> dict[str, Any]:
-    """A hand of the table's log with its summary in the reader's language: the snapshot, shared
-    by every viewer, keeps the English and the key of its sentence (``summary_key``)."""
+    """A hand of the table's log with its words in the reader's language: the snapshot, shared
+    by every viewer, keeps the English and the key of its sentence (``summary_key``), and its
+    payments as JSON (``said``: them in phrases)."""
     key = hand.get("summary_key")
+    said = payments_said(hand.get("payments") or [])
     if key not in SUMMARIES:
-        return hand
-    return {**hand, "summary": gettext(SUMMARIES[key])}
+        return {**hand, "said": said}
+    return {**hand, "summary": gettext(SUMMARIES[key]), "said": said}
 
 
 def result_banner(context: dict[str, Any], recent: list[dict[str, Any]]) -> dict[str, str] | None:

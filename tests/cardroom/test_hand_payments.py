@@ -82,13 +82,14 @@ PLACES = {"the pot": "pot", "the reserve": "reserve", "the house (rake)": "rake"
           "the house": "house", "the cashier": "cashier"}  # fmt: skip
 
 
+def payer_and_payee(pay: dict) -> tuple[str, str]:
+    """Who paid whom in a summary's payment, in the terms of ``ledger_payments``."""
+    return PLACES.get(pay["from"], pay["from"]), PLACES.get(pay["to"], pay["to"])
+
+
 def summary_payments(payments: list[dict]) -> list[tuple[str, str, int, str]]:
     """A summary's payments in the terms of ``ledger_payments``."""
-    return [
-        (PLACES.get(pay["from"], pay["from"]), PLACES.get(pay["to"], pay["to"]), pay["amount"],
-         pay["kind"])
-        for pay in payments
-    ]  # fmt: skip
+    return [(*payer_and_payee(pay), pay["amount"], pay["kind"]) for pay in payments]
 
 
 @pytest.fixture
@@ -212,9 +213,7 @@ def test_the_replayer_lists_each_stages_payment(staged_hand):
     final = hand_replay(hand=hand, user_id=None).steps[-1]
     listed = Counter()
     for pay in final["payments"]:
-        listed[(PLACES.get(pay["from"], pay["from"]), PLACES.get(pay["to"], pay["to"]))] += pay[
-            "amount"
-        ]
+        listed[payer_and_payee(pay)] += pay["amount"]
     ledger = Counter()
     for payer, payee, cents, _kind in ledger_payments(hand):
         ledger[(payer, payee)] += cents

@@ -15,7 +15,9 @@ from accounts.models import User
 from cardroom.models import Game, Hand, Table, TableStatus
 from cardroom.presentation.house_rules import house_rules
 from cardroom.presentation.pages import table_page_context
+from cardroom.presentation.payment_words import payment_words
 from cardroom.tables.history import hand_history
+from cardroom.tables.payments import hand_payments
 from cardroom.waitlist.services import Place, places_by_table
 from cardroom.waitlist.views import panel_context
 
@@ -131,13 +133,16 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
-    """One hand's history as this user may read it, with the openings that prove its deck."""
+    """One hand's history as this user may read it, with the openings that prove its deck and
+    every payment of the hand as the ledger recorded it (``payments``: money is public)."""
     hand = get_object_or_404(Hand, table_id=table_id, number=number)
     user: User = request.user  # type: ignore[assignment]
-    history = hand_history(hand=hand, user_id=user.pk)
+    history = {**hand_history(hand=hand, user_id=user.pk), "payments": hand_payments(hand)}
     if request.GET.get("format") == "json":
         return JsonResponse(history)
-    return render(request, "cardroom/hand.html", {"history": history, "table": hand.table})
+    said = [payment_words(payment) for payment in history["payments"]]
+    context = {"history": history, "table": hand.table, "payments_said": said}
+    return render(request, "cardroom/hand.html", context)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

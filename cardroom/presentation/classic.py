@@ -127,6 +127,14 @@ def _stage_lines(
                 gettext("%(payer)s pays %(payee)s %(amount)s")
                 % {"payer": payer, "payee": payee, "amount": format_cents(line["amount"])}
             )
+        elif line["kind"] == "matched":
+            lines.append(
+                gettext("%(player)s matches %(amount)s")
+                % {
+                    "player": names.get(line["seat"], somebody),
+                    "amount": format_cents(line["amount"]),
+                }
+            )
         elif line["kind"] == "mark":
             values = {
                 "player": names.get(line["seat"], somebody),

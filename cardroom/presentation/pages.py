@@ -18,13 +18,15 @@ from cardroom.howto import GAME_PAGES
 from cardroom.models import Table
 from cardroom.presentation import describe_table
 from cardroom.presentation.house_rules import house_rules
+from cardroom.presentation.payment_words import payments_said
 from cardroom.tables.selectors import SUMMARIES
 from cardroom.tables.snapshots import snapshot_from_db, state_frame, table_from
 
 __all__ = ["page_context", "result_banner", "table_page_context"]
 
 #: After a hand, while its result is on the table (the pause before the next one), the viewer
-#: is told what it meant for them in a banner: the log below says it for everyone.
+#: is told what it meant for them in a banner: the log below says it for everyone. A stage's
+#: result (3-5-7, Toh...) shows while ``stage_over``.
 RESULT_PHASES = frozenset({"pause", "stage_over", "showdown"})
 
 
@@ -51,14 +53,17 @@ def page_context(
     table = table_from(snapshot)
     context = describe_table(state)
     recent = [_in_words(hand) for hand in snapshot.get("recent", [])]
-    if recent and context.get("phase") in RESULT_PHASES:
-        # The last hand's winners are lit on their seats while its result shows.
-        won = {row["player"] for row in recent[0].get("winners", [])}
-        won |= {row["player"] for row in recent[0].get("nets", []) if row["amount"] > 0}
+    shown = shown_result(context, recent, snapshot.get("commitment"))
+    if shown is not None:
+        # The winners of the result on show are lit on their seats.
+        won = _stage_nets(context) if context.get("phase") == "stage_over" else {}
+        names = {name for name, cents in won.items() if cents > 0}
+        names |= {row["player"] for row in shown.get("winners", [])}
+        names |= {row["player"] for row in shown.get("nets", []) if row["amount"] > 0}
         for seat in context.get("seats", []):
-            seat["won"] = seat.get("player") in won
+            seat["won"] = seat.get("player") in names
     context.update(
-        result_banner=result_banner(context, recent),
+        result_banner=result_banner(context, recent, snapshot.get("commitment")),
         table=table,
         recent=recent,
         commitment=snapshot["commitment"],
@@ -70,31 +75,97 @@ def page_context(
 
 
 def _in_words(hand: dict[str, Any]) -> dict[str, Any]:
-    """A hand of the table's log with its summary in the reader's language: the snapshot, shared
-    by every viewer, keeps the English and the key of its sentence (``summary_key``)."""
+    """A hand of the table's log with its words in the reader's language: the snapshot, shared
+    by every viewer, keeps the English and the key of its sentence (``summary_key``), and its
+    payments as JSON (``said``: them in phrases)."""
     key = hand.get("summary_key")
+    said = payments_said(hand.get("payments") or [])
     if key not in SUMMARIES:
-        return hand
-    return {**hand, "summary": gettext(SUMMARIES[key])}
+        return {**hand, "said": said}
+    return {**hand, "summary": gettext(SUMMARIES[key]), "said": said}
 
 
-def result_banner(context: dict[str, Any], recent: list[dict[str, Any]]) -> dict[str, str] | None:
-    """ "You won $12.40" / "You pay $10.00" for the last hand, while its result is shown."""
-    you = next((seat for seat in context.get("seats", []) if seat.get("is_you")), None)
-    if you is None or not recent or context.get("phase") not in RESULT_PHASES:
+def shown_result(
+    context: dict[str, Any], recent: list[dict[str, Any]], commitment: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The result on show for the viewer's table now: a stage's (``{}``: it is in the view's
+    ``stage_result``) while ``stage_over``; in a pause, the last hand of the log, if it is the
+    deal just ended (no hand has been opened since: the open hand's ``commitment``); else
+    ``None``. A result belongs to its deal or stage, never to the next."""
+    phase = context.get("phase")
+    if phase not in RESULT_PHASES:
         return None
-    hand, name = recent[0], you.get("player")
-    won = sum(row["amount"] for row in hand.get("winners", []) if row["player"] == name)
-    net = sum(row["amount"] for row in hand.get("nets", []) if row["player"] == name)
-    owes = sum(row["amount"] for row in hand.get("owed", []) if row["player"] == name)
+    if phase == "stage_over":
+        return {}
+    if not recent:
+        return None
+    last = recent[0]
+    if commitment is not None and int(commitment.get("number", 0)) > int(last["number"]):
+        return None  # the next hand has begun: its antes or its deal
+    return last
+
+
+def _stage_nets(context: dict[str, Any]) -> dict[str, int]:
+    """Each player's money won (positive) or paid in the stage just settled, by name: its
+    payments between players and into the pot (``stage_result``)."""
+    view = context.get("view") or {}
+    names = {seat.get("seat"): seat.get("player") for seat in view.get("seats", [])}
+    nets: dict[str, int] = {}
+    for line in view.get("stage_result") or []:
+        amount = line.get("amount")
+        if not isinstance(amount, int):
+            continue
+        if line.get("kind") == "paid":
+            for seat, sign in ((line.get("payer"), -1), (line.get("payee"), 1)):
+                name = names.get(seat)
+                if name is not None:
+                    nets[name] = nets.get(name, 0) + sign * amount
+        elif line.get("kind") == "matched":
+            name = names.get(line.get("seat"))
+            if name is not None:
+                nets[name] = nets.get(name, 0) - amount
+    return nets
+
+
+def result_banner(
+    context: dict[str, Any],
+    recent: list[dict[str, Any]],
+    commitment: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    """ "You won $12.40" / "You pay $10.00": what the result on show (``shown_result``) meant
+    for the viewer, with the ``hand`` and ``stage`` it belongs to (``stage``: ``None`` for a
+    deal's result). None when it moved no money of theirs, and once the next deal or stage
+    has begun."""
+    you = next((seat for seat in context.get("seats", []) if seat.get("is_you")), None)
+    shown = shown_result(context, recent, commitment)
+    if you is None or shown is None:
+        return None
+    name = you.get("player")
+    if not shown:
+        stage = (context.get("view") or {}).get("stage") or {}
+        net = _stage_nets(context).get(str(name), 0)
+        hand = commitment.get("number") if commitment else None
+        belongs = {"hand": hand, "stage": stage.get("number")}
+        if net > 0:
+            text = gettext("You won %(amount)s") % {"amount": format_cents(net)}
+            return {"kind": "won", "text": text, **belongs}
+        if net < 0:
+            # Translators: what the viewer must match into the pot after losing a hand.
+            text = gettext("You pay %(amount)s") % {"amount": format_cents(-net)}
+            return {"kind": "lost", "text": text, **belongs}
+        return None
+    belongs = {"hand": shown.get("number"), "stage": None}
+    won = sum(row["amount"] for row in shown.get("winners", []) if row["player"] == name)
+    net = sum(row["amount"] for row in shown.get("nets", []) if row["player"] == name)
+    owes = sum(row["amount"] for row in shown.get("owed", []) if row["player"] == name)
     if won or net > 0:
         text = gettext("You won %(amount)s") % {"amount": format_cents(won or net)}
-        return {"kind": "won", "text": text}
+        return {"kind": "won", "text": text, **belongs}
     if owes:
         # Translators: what the viewer must match into the pot after losing a hand.
         text = gettext("You pay %(amount)s") % {"amount": format_cents(owes)}
-        return {"kind": "lost", "text": text}
+        return {"kind": "lost", "text": text, **belongs}
     if net < 0:
         text = gettext("You lost %(amount)s") % {"amount": format_cents(-net)}
-        return {"kind": "lost", "text": text}
+        return {"kind": "lost", "text": text, **belongs}
     return None

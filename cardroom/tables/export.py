@@ -32,6 +32,7 @@ from accounts.money import format_cents
 from cardroom.models import Game, Hand, HandEvent, Seat, Table
 from cardroom.presentation.event_words import event_words
 from cardroom.tables.history import hand_history, seat_names
+from cardroom.tables.payments import movement_of, payments_json, seat_finder
 from cardroom.tables.replay_events import place_words
 from cardroom.tables.replayer import LedgerBook, first_transfer, hand_replay, hand_start
 from cardroom.tables.verification import hand_openings
@@ -190,13 +191,17 @@ def _records(
     books: dict[int, LedgerBook] = {}
     for chunk in _chunks(hands.iterator(chunk_size=chunk_size), chunk_size):
         transfers = _transfers_of(chunk)
+        seats = _seats_of(chunk)
         for hand in chunk:
             book = books.setdefault(hand.table_id, LedgerBook(hand.table_id))
             moves = transfers.get(hand.pk, [])
             first = moves[0].pk if moves else first_transfer(hand)
             start, _ = hand_start(hand, book=book, first=first)
             history = _audit_history(hand) if audit else hand_history(hand=hand, user_id=viewer)
-            replay = hand_replay(hand=hand, user_id=viewer, history=history, start=start)
+            payments = payments_json(map(movement_of, moves), seat_finder(hand, seats[hand.pk]))
+            replay = hand_replay(
+                hand=hand, user_id=viewer, history=history, start=start, payments=payments
+            )
             record = _record(hand, history, replay.steps, viewer=viewer_name, audit=audit)
             if audit:
                 record["deck"] = {
@@ -222,10 +227,24 @@ def _transfers_of(chunk: list[Hand]) -> dict[int, list[Transfer]]:
     """The ledger transfers of a chunk's hands, by hand, in order: one query."""
     found: defaultdict[int, list[Transfer]] = defaultdict(list)
     rows = Transfer.objects.filter(hand_id__in=[hand.pk for hand in chunk])
-    for transfer in rows.select_related("source", "target").order_by("id"):
+    related = rows.select_related("source__user", "target__user")
+    for transfer in related.order_by("id"):
         assert transfer.hand_id is not None
         found[transfer.hand_id].append(transfer)
     return found
+
+
+def _seats_of(chunk: list[Hand]) -> dict[int, list[Seat]]:
+    """The seats held at the chunk's tables while each of its hands was played, by hand: one
+    query (who sat where names the places of a hand's payments)."""
+    first = min(hand.started for hand in chunk)
+    rows = Seat.objects.filter(table_id__in={hand.table_id for hand in chunk}).filter(
+        Q(left__isnull=True) | Q(left__gte=first)
+    )
+    by_table: defaultdict[int, list[Seat]] = defaultdict(list)
+    for seat in rows:
+        by_table[seat.table_id].append(seat)
+    return {hand.pk: by_table[hand.table_id] for hand in chunk}
 
 
 def _transfer_json(transfer: Transfer) -> dict[str, Any]:
@@ -390,18 +409,19 @@ def _payments(payments: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     def place(pay: dict[str, Any], code: str, shown: str) -> str:
         where = pay.get(code)
-        if not isinstance(where, str) or where.startswith("stack:"):
+        if not isinstance(where, str) or where.partition(":")[0] in ("stack", "bankroll"):
             return str(pay[shown])  # a player's name, the same in every language
         with translation.override("en"):
             return place_words(where, {})
 
+    summed: dict[tuple[str, str], int] = {}
+    for pay in payments:
+        key = (place(pay, "source", "from"), place(pay, "target", "to"))
+        summed[key] = summed.get(key, 0) + int(pay["amount"])
     return [
-        {
-            "from": place(pay, "source", "from"),
-            "to": place(pay, "target", "to"),
-            "amount": pay["amount"],
-        }
-        for pay in payments
+        {"from": payer, "to": payee, "amount": amount}
+        for (payer, payee), amount in summed.items()
+        if amount
     ]
 
 

@@ -6,7 +6,7 @@ the hand page. Each step is a whole picture of the table at one moment (every se
 player, stack, visible cards and what it declared or bet; the pot; the board), a caption in
 words and dollars ("Seat 2 (alice) antes $1.00") and the money that step moved
 (cardroom/tables/replay_events.py says what each event does). The last step sums the hand up:
-each seat's net and who paid whom.
+each seat's net and who paid whom, as the ledger recorded it.
 
 Stacks at the start come from the ledger, which every stack on the table page shows anyway:
 each account of the table just before the hand's first transfer (:class:`LedgerBook`). From
@@ -16,7 +16,7 @@ there money moves only as the events say, so the last step's nets are the hand's
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,9 @@ from django.utils.translation import gettext, pgettext_lazy
 from accounts.models import AccountKind, Transfer
 from accounts.money import format_cents
 from cardroom.models import Hand, Seat, Table
+from cardroom.presentation.payment_words import party_words
 from cardroom.tables.history import hand_history, seat_names
+from cardroom.tables.payments import hand_payments
 from cardroom.tables.replay_events import QUIET, SECTIONS, TablePicture, apply_event, event_moves
 
 __all__ = [
@@ -104,13 +106,16 @@ def replay_history(
     start: Start,
     you: Collection[int] = (),
     deal: int | None = None,
+    payments: Sequence[Mapping[str, Any]] | None = None,
 ) -> Replay:
     """The steps of a redacted ``history`` (as ``hand_history`` gives it): the table before
     the hand, one picture after each event the viewer may read, and a summary.
 
     ``names``: who sat where; ``start``: the stacks, pot and reserve as the hand began; ``you``:
     the viewer's seats; ``deal``: how many cards a seat is dealt face down, when the game always
-    deals the same number (the backs drawn for hands the viewer may not see).
+    deals the same number (the backs drawn for hands the viewer may not see); ``payments``: the
+    hand's payments as the ledger recorded them (cardroom/tables/payments.py), which the
+    summary lists, or ``None``: those the events made.
     """
     events = [event for event in history.get("events", []) if event["type"] not in QUIET]
     # A seat taken during the hand is drawn from its player's arrival, not before.
@@ -134,7 +139,7 @@ def replay_history(
         seat, words = apply_event(table, data)
         moves = table.void() if kind == "hand_voided" else table.move(event_moves(data))
         steps.append(_step(table, section, kind, seat, words, moves))
-    steps.append(_summary(table, history))
+    steps.append(_summary(table, history, payments))
     for index, step in enumerate(steps):
         step["index"], step["count"] = index, len(steps)
         step["section_name"] = section_name(step["section"], game)
@@ -179,8 +184,13 @@ def _step(
     }
 
 
-def _summary(table: TablePicture, history: Mapping[str, Any]) -> dict[str, Any]:
-    """The last step: each seat's result and the hand's payments, who paid whom."""
+def _summary(
+    table: TablePicture,
+    history: Mapping[str, Any],
+    payments: Sequence[Mapping[str, Any]] | None,
+) -> dict[str, Any]:
+    """The last step: each seat's result and the hand's payments, who paid whom (summed by
+    payer and payee; from the ledger's ``payments`` when given)."""
     results = [
         (
             gettext("%(player)s wins %(amount)s")
@@ -206,12 +216,37 @@ def _summary(table: TablePicture, history: Mapping[str, Any]) -> dict[str, Any]:
             "amount": format_cents(rake),
         }
     step = _step(table, "summary", "summary", None, words)
-    step["payments"] = [
-        table.move_record(source, target, cents)
-        for (source, target), cents in table.paid.items()
+    if payments is None:
+        step["payments"] = [
+            table.move_record(source, target, cents)
+            for (source, target), cents in table.paid.items()
+            if cents
+        ]
+    else:
+        step["payments"] = _ledger_payments(payments)
+    return step
+
+
+def _ledger_payments(payments: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The ledger's payments summed by payer and payee, in the order each pair first paid,
+    as the summary lists them (the step's money records: ``from``, ``to``, ``amount``,
+    ``text``, ``source``, ``target``)."""
+    summed: dict[tuple[str, str, str, str], int] = {}
+    for pay in payments:
+        key = (str(pay["source"]), str(pay["from"]), str(pay["target"]), str(pay["to"]))
+        summed[key] = summed.get(key, 0) + int(pay["amount"])
+    return [
+        {
+            "from": party_words(source, payer),
+            "to": party_words(target, payee),
+            "amount": cents,
+            "text": format_cents(cents),
+            "source": source,
+            "target": target,
+        }
+        for (source, payer, target, payee), cents in summed.items()
         if cents
     ]
-    return step
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,13 +351,17 @@ def hand_replay(
     user_id: int | None,
     history: Mapping[str, Any] | None = None,
     start: Start | None = None,
+    payments: Sequence[Mapping[str, Any]] | None = None,
 ) -> Replay:
     """``hand`` step by step as the user ``user_id`` may see it (``None``: a spectator), from
-    their ``hand_history`` (or ``history``, already redacted for them)."""
+    their ``hand_history`` (or ``history``, already redacted for them); its summary lists the
+    hand's ``payments`` (read from the ledger unless given)."""
     if history is None:
         history = hand_history(hand=hand, user_id=user_id)
     if start is None:
         start, _ = hand_start(hand)
+    if payments is None:
+        payments = hand_payments(hand)
     return replay_history(
         history,
         game=hand.table.game,
@@ -330,4 +369,5 @@ def hand_replay(
         start=start,
         you=viewer_seats(hand, user_id),
         deal=deal_size(hand.table),
+        payments=payments,
     )

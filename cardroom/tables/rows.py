@@ -23,12 +23,14 @@ from django.db.models import Model
 from accounts.models import Account, AccountKind, Transfer, User
 from cardroom.models import ApiToken, Hand, Round, Seat, Table
 from cardroom.responsible.models import PlayerLimits
+from cardroom.tables.payments import Movement
 from cardroom.tables.prepared import Prepared
 
 __all__ = [
     "bankroll_balances",
     "due_table_and_seats_locked",
     "finished_hands",
+    "finished_hands_paid",
     "hand_numbering",
     "held_seats",
     "last_transfer_id",
@@ -239,21 +241,72 @@ _SEATED = (_Part(Seat), _Part(User))
 
 @cache
 def _finished_sql(vendor: str) -> str:
+    """The last finished hands, newest first, each joined to its transfers in the ledger's order
+    (one row per transfer; a hand without any has one row, its transfer's columns null), with
+    the accounts and players they name: one statement for the log of hands."""
     quote = connection.ops.quote_name
-    return (
-        f"SELECT {_selected(_FINISHED)} FROM {quote(Hand._meta.db_table)} "
+    hand, transfer = quote(Hand._meta.db_table), quote(Transfer._meta.db_table)
+    account, user = quote(Account._meta.db_table), quote(User._meta.db_table)
+    columns = [f"{transfer}.{quote(name)}" for name in ("amount", "kind")]
+    joins = []
+    for side, alias in (("source", "paying"), ("target", "paid")):
+        columns += [f"{alias}.{quote('kind')}", f"{alias}.{quote('user_id')}"]
+        columns += [f"{alias}_user.{quote(name)}" for name in ("username", "display_name")]
+        joins.append(
+            f"LEFT OUTER JOIN {account} {alias} "
+            f"ON {transfer}.{quote(side + '_id')} = {alias}.{quote('id')} "
+            f"LEFT OUTER JOIN {user} {alias}_user "
+            f"ON {alias}.{quote('user_id')} = {alias}_user.{quote('id')}"
+        )
+    latest = (
+        f"SELECT {_selected(_FINISHED)} FROM {hand} "
         f"WHERE {quote('table_id')} = %s AND {quote('ended')} IS NOT NULL "
         f"ORDER BY {quote('number')} DESC LIMIT %s"
+    )
+    return (
+        f"SELECT {_selected(_FINISHED)}, {', '.join(columns)} FROM ({latest}) {hand} "
+        f"LEFT OUTER JOIN {transfer} ON {transfer}.{quote('hand_id')} = {hand}.{quote('id')} "
+        f"{' '.join(joins)} "
+        f"ORDER BY {hand}.{quote('number')} DESC, {transfer}.{quote('id')}"
     )
 
 
 def finished_hands(table_id: int, limit: int) -> list[Hand]:
     """The table's last ``limit`` finished hands, newest first (deck and leaves deferred)."""
+    return [hand for hand, _ in finished_hands_paid(table_id, limit)]
+
+
+def finished_hands_paid(table_id: int, limit: int) -> list[tuple[Hand, list[Movement]]]:
+    """``finished_hands``, each with its ledger transfers in order, read in the same statement
+    (the log of hands is read at every showdown)."""
     with connection.cursor() as cursor:
         cursor.execute(_finished_sql(connection.vendor), [table_id, limit])
         rows = cursor.fetchall()
     (read,) = _readers(_FINISHED)
-    return [hand for hand in map(read, rows) if isinstance(hand, Hand)]
+    width = len(_FINISHED[0].fields)
+    found: list[tuple[Hand, list[Movement]]] = []
+    for row in rows:
+        if not found or found[-1][0].pk != row[0]:
+            hand = read(row)
+            assert isinstance(hand, Hand)
+            found.append((hand, []))
+        amount, kind, *source, target_kind, target_user, target_name, target_display = row[width:]
+        if amount is None:  # a hand without transfers
+            continue
+        source_kind, source_user, source_name, source_display = source
+        found[-1][1].append(
+            Movement(
+                int(amount),
+                kind,
+                source_kind,
+                source_user,
+                (source_display or source_name) if source_name is not None else None,
+                target_kind,
+                target_user,
+                (target_display or target_name) if target_name is not None else None,
+            )
+        )
+    return found
 
 
 def _player_join(rows: str) -> str:

@@ -7,7 +7,8 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from cardroom.models import Hand, Seat, Table
-from cardroom.tables.rows import finished_hands, seats_since
+from cardroom.tables.payments import payments_json, seat_finder
+from cardroom.tables.rows import finished_hands_paid, seats_since
 
 __all__ = ["SUMMARIES", "seat_of", "table_state"]
 
@@ -47,14 +48,17 @@ def table_state(*, table: Table, user_id: int | None) -> dict[str, Any]:
 
 
 def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
-    """The table's last few finished hands, for the log: number, pot, rake and who won what."""
+    """The table's last few finished hands, for the log: number, pot, rake, who won what and
+    ``payments``: every payment of the hand as the ledger recorded it, over all its stages
+    (cardroom/tables/payments.py)."""
     # Hand-written reads (cardroom/tables/rows.py): every showdown and every socket's first
     # frame build this log. A hand's deck and commitment leaves, the bulk of its row, are not
-    # read; nor are the seats from before these hands.
-    hands = finished_hands(table.pk, limit)
+    # read; nor are the seats from before these hands. The transfers come with the hands.
+    paid = finished_hands_paid(table.pk, limit)
+    hands = [hand for hand, _ in paid]
     seats = seats_since(table.pk, min(hand.started for hand in hands)) if hands else []
     rows = []
-    for hand in hands:
+    for hand, movements in paid:
         result = hand.result or {}
 
         def name(number: int, hand: Any = hand) -> str:
@@ -101,6 +105,7 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
                 "void": bool(hand.void_reason),
                 "summary": SUMMARIES[summary],
                 "summary_key": summary,
+                "payments": payments_json(movements, seat_finder(hand, seats)),
             }
         )
     return rows

@@ -99,7 +99,7 @@ def test_the_hand_page_follows_the_user_not_the_seat(client, seat_reused):
     for_x = client.get(url).json()
     assert not named_cards(for_x) & folded
     assert set(for_x) == {
-        "hand", "table", "root", "leaves", "ended", "result", "events", "openings"
+        "hand", "table", "root", "leaves", "ended", "result", "events", "openings", "payments"
     }  # fmt: skip
     client.force_login(users["y"])
     for_y = client.get(url).json()
@@ -293,10 +293,11 @@ def concrete(legal: dict[str, Any], cards: list[str]) -> list[dict[str, Any]]:
     return [{"kind": kind}]
 
 
-def play_and_check(name: str, data: Any, check: Any = None) -> None:
+def play_and_check(name: str, data: Any, check: Any = None, play_class: type[Play] = Play) -> None:
     """Play a table of ``name`` (a table above, or a Classic Guts preset), each hand from a
     deck the example draws, and check it (``play.check()``, or ``check(play)``: the replayer's
-    and the export's tests play the same way); nothing of it outlives the example."""
+    and the export's tests play the same way; ``play_class``: a ``Play`` that checks more as it
+    goes); nothing of it outlives the example."""
     game, preset, options = TABLES.get(name) or ("classic_guts", name, {"ante": 100, "seats": 3})
 
     def deck() -> tuple[Any, ...]:
@@ -304,7 +305,7 @@ def play_and_check(name: str, data: Any, check: Any = None) -> None:
 
     with transaction.atomic(), mock.patch("cardroom.tables.runtime.shuffled_deck", deck):
         table = table_create(game=game, preset=preset, options=options, name=name)
-        play = Play(table, data)
+        play = play_class(table, data)
         for _ in range(data.draw(st.integers(10, 40), label="steps")):
             play.step()
         play.finish()

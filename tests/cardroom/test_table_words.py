@@ -60,16 +60,20 @@ def banner(phase: str, recent: list, player: str = "ann"):
 
 def test_the_banner_says_what_the_last_hand_meant_for_the_viewer():
     hand = {
+        "number": 4,
         "winners": [{"player": "ann", "amount": 1240}],
         "owed": [{"player": "ben", "amount": 1000}],
         "nets": [],
     }
-    assert banner("pause", [hand]) == {"kind": "won", "text": "You won $12.40"}
-    assert banner("pause", [hand], player="ben") == {"kind": "lost", "text": "You pay $10.00"}
+    deal = {"hand": 4, "stage": None}  # the deal the banner belongs to
+    assert banner("pause", [hand]) == {"kind": "won", "text": "You won $12.40", **deal}
+    assert banner("pause", [hand], player="ben") == {
+        "kind": "lost", "text": "You pay $10.00", **deal
+    }  # fmt: skip
     assert banner("pause", [hand], player="cat") is None
     assert banner("declare", [hand]) is None  # the next hand is under way
-    tcp = {"winners": [], "owed": [], "nets": [{"player": "ann", "amount": -500}]}
-    assert banner("showdown", [tcp]) == {"kind": "lost", "text": "You lost $5.00"}
+    tcp = {"number": 4, "winners": [], "owed": [], "nets": [{"player": "ann", "amount": -500}]}
+    assert banner("showdown", [tcp]) == {"kind": "lost", "text": "You lost $5.00", **deal}
 
 
 def test_one_sit_out_control_and_the_seats_controls_apart():

@@ -216,13 +216,16 @@ def _mark(state: ClassicState, seat: int, books: Books) -> ClassicState:
 
 def stage_result(events: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
     """The stage's outcome as the table shows it until the next stage: hands shown, who paid
-    whom, who took a mark (the events say the same; the state keeps it for the view)."""
+    whom, who matched the pot (Toh), who took a mark (the events say the same; the state keeps
+    it for the view)."""
     lines: list[tuple[Any, ...]] = []
     for event in events:
         if isinstance(event, ev.HandShown | ev.HandShownPrivately):
             lines.append(("shown", event.seat, event.description))
         elif isinstance(event, ev.SeatPaid):
             lines.append(("paid", event.payer, event.payee, event.amount))
+        elif isinstance(event, ev.PotMatched) and event.amount:
+            lines.append(("matched", event.seat, event.amount))
         elif isinstance(event, ev.LegWon | ev.NutWon | ev.TokenWon | ev.PointWon):
             lines.append(("mark", event.seat, event.total))
     return tuple(lines)

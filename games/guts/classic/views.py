@@ -133,7 +133,7 @@ def classic_view(state: ClassicState, seat: int | None) -> JSON:
 
 def _stage_result(state: ClassicState, seat: int | None) -> list[JSON]:
     """The stage just settled, while it shows: hands (a private comparison's only to the
-    players in it), payments and marks."""
+    players in it), payments (between players, or a match into the pot) and marks."""
     if state.phase != "stage_over":
         return []
     lines: list[JSON] = []
@@ -144,6 +144,8 @@ def _stage_result(state: ClassicState, seat: int | None) -> list[JSON]:
             lines.append({"kind": "shown", "seat": line[1], "hand": line[2]})
         elif line[0] == "paid":
             lines.append({"kind": "paid", "payer": line[1], "payee": line[2], "amount": line[3]})
+        elif line[0] == "matched":
+            lines.append({"kind": "matched", "seat": line[1], "amount": line[2]})
         elif line[0] == "mark":
             lines.append({"kind": "mark", "seat": line[1], "total": line[2]})
     return lines

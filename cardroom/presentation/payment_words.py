@@ -1,0 +1,132 @@
+"""A hand's payments in words, in the reader's language: "ann antes $1.00", "dana pays ann
+$3.00", "ann gets $0.75 back from the pot".
+
+The payments come as JSON (cardroom/tables/payments.py), the same for every reader; each kind
+of transfer has its sentence, and a kind without one (added later) is said generically with the
+kind's name, so no payment goes unsaid. Amounts are the project's money (accounts/money.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
+
+from accounts.models import TransferKind
+from accounts.money import format_cents
+
+__all__ = ["party_words", "payment_words", "payments_said"]
+
+#: The places that are nobody's, by the kind of their account.
+PLACE_WORDS: dict[str, Promise] = {
+    "pot": gettext_lazy("the pot"),
+    "reserve": gettext_lazy("the reserve"),
+    "rake": gettext_lazy("the house (rake)"),
+    "house": gettext_lazy("the house"),
+    # Translators: where play money comes from (a ledger account).
+    "cashier": gettext_lazy("the cashier"),
+}
+
+#: Each kind of transfer as a sentence: ``payer`` and ``payee`` (a player's name or a place in
+#: words), ``player`` (the player the sentence is about), ``amount``.
+SENTENCES: dict[str, Promise] = {
+    # Translators: a payment of a hand: "ann antes $1.00".
+    "ante": gettext_lazy("%(payer)s antes %(amount)s"),
+    "match": gettext_lazy("%(player)s matches %(amount)s"),
+    "pot_win": gettext_lazy("%(player)s won %(amount)s"),
+    "rake": gettext_lazy("rake %(amount)s"),
+    # Translators: a payment of a hand at Chinese Poker: "ann pays a hand fee of $0.50".
+    "fee": gettext_lazy("%(payer)s pays a hand fee of %(amount)s"),
+    "payment": gettext_lazy("%(payer)s pays %(payee)s %(amount)s"),
+    "payout": gettext_lazy("%(payer)s pays %(payee)s %(amount)s"),
+    # Translators: a bet against the house at Three Card Poker: "ann bets $5.00".
+    "bet": gettext_lazy("%(payer)s bets %(amount)s"),
+    # Translators: money given back: "ann gets $0.75 back from the pot".
+    "refund": gettext_lazy("%(payee)s gets %(amount)s back from %(payer)s"),
+    # Translators: a voided hand's money given back: "ann gets $1.00 back from the pot (void)".
+    "void": gettext_lazy("%(payee)s gets %(amount)s back from %(payer)s (void)"),
+}
+#: A kind of transfer without a sentence of its own: "$0.75 from the pot to ann (Refund)".
+# Translators: a payment of a hand of a kind said by its name, in brackets.
+OTHER = gettext_lazy("%(amount)s from %(payer)s to %(payee)s (%(kind)s)")
+#: Several players paying the same into the same place, said once.
+GROUPS: dict[str, Promise] = {
+    # Translators: the antes of a hand: "antes of $1.00: ann, ben, cat".
+    "ante": gettext_lazy("antes of %(amount)s: %(players)s"),
+    # Translators: the hand fees of a hand of Chinese Poker: "hand fees of $0.50: ann, ben".
+    "fee": gettext_lazy("hand fees of %(amount)s: %(players)s"),
+}
+
+
+def _kind(place: Any) -> str:
+    return str(place).partition(":")[0]
+
+
+def party_words(place: Any, name: Any) -> str:
+    """A payer or payee in words: a player's name (their bankroll, "ann's bankroll"), or a
+    place ("the pot"); ``place`` and ``name`` as a payment gives them (its ``source`` and
+    ``from``, or ``target`` and ``to``)."""
+    kind = _kind(place)
+    if kind == "stack":
+        return str(name)
+    if kind == "bankroll":
+        return gettext("%(player)s's bankroll") % {"player": name}
+    found = PLACE_WORDS.get(kind)
+    return str(name) if found is None else str(found)
+
+
+def _kind_name(kind: str) -> str:
+    if kind in TransferKind.values:
+        return str(TransferKind(kind).label)
+    return kind.replace("_", " ")
+
+
+def payment_words(payment: Mapping[str, Any]) -> str:
+    """One payment as a sentence."""
+    kind = str(payment.get("kind", ""))
+    payer = party_words(payment.get("source"), payment.get("from"))
+    payee = party_words(payment.get("target"), payment.get("to"))
+    values = {
+        "payer": payer,
+        "payee": payee,
+        "player": payee if _kind(payment.get("source")) in PLACE_WORDS else payer,
+        "amount": format_cents(int(payment.get("amount", 0))),
+        "kind": _kind_name(kind),
+    }
+    if kind == "reserve":
+        if _kind(payment.get("source")) == "pot":
+            return gettext("%(amount)s moves from the pot to the reserve") % values
+        return gettext("%(amount)s moves from the reserve to the pot") % values
+    sentence = SENTENCES.get(kind)
+    return str(sentence if sentence is not None else OTHER) % values
+
+
+def _group_key(payment: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """What payments said together share (None: said alone): players' antes (or hand fees)
+    of one amount into one place."""
+    kind = payment.get("kind")
+    if kind not in GROUPS or _kind(payment.get("source")) != "stack":
+        return None
+    return kind, payment.get("target"), payment.get("amount")
+
+
+def payments_said(payments: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A hand's payments as phrases, in order: each on its own, except the antes (hand fees) of
+    one amount, said once with their players ("antes of $1.00: ann, ben, cat")."""
+    phrases: list[str] = []
+    index = 0
+    while index < len(payments):
+        key = _group_key(payments[index])
+        end = index + 1
+        while key is not None and end < len(payments) and _group_key(payments[end]) == key:
+            end += 1
+        if end - index < 2 or key is None:
+            phrases.append(payment_words(payments[index]))
+        else:
+            players = ", ".join(str(payment.get("from")) for payment in payments[index:end])
+            amount = format_cents(int(payments[index].get("amount", 0)))
+            phrases.append(str(GROUPS[key[0]]) % {"amount": amount, "players": players})
+        index = end
+    return phrases

@@ -45,6 +45,9 @@ SENTENCES: dict[str, Promise] = {
     "bet": gettext_lazy("%(payer)s bets %(amount)s"),
     # Translators: money given back: "ann gets $0.75 back from the pot".
     "refund": gettext_lazy("%(payee)s gets %(amount)s back from %(payer)s"),
+    # Translators: a carried pot given back when the table stopped: "ann gets $1.00 back from
+    # the pot (the table stopped)".
+    "pot_return": gettext_lazy("%(payee)s gets %(amount)s back from %(payer)s (the table stopped)"),
     # Translators: a voided hand's money given back: "ann gets $1.00 back from the pot (void)".
     "void": gettext_lazy("%(payee)s gets %(amount)s back from %(payer)s (void)"),
 }

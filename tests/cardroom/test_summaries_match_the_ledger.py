@@ -23,7 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounts.models import AccountKind, Transfer
-from cardroom.models import Hand, Table
+from cardroom.models import Hand, Table, TableStatus
+from cardroom.operators.control import table_close
 from cardroom.presentation.pages import page_context
 from cardroom.presentation.payment_words import payment_words
 from cardroom.tables.engines import engine_for
@@ -135,6 +136,18 @@ class Watched(Play):
         #: The stage on show ((hand, stage) of the game) and the version that settled it.
         self.stage: tuple[Any, Any] | None = None
         self.stage_version = 0
+
+    def step(self) -> None:
+        """Now and then an operator closes the table: a pot that carried goes back, and that
+        money too must be in the summaries."""
+        if self.table.status == TableStatus.OPEN and not self.data.draw(
+            st.integers(0, 24), label="close"
+        ):
+            before = self.seated()
+            table_close(table_id=self.table.pk)
+            self.observe(before)
+            return
+        super().step()
 
     def observe(self, before: dict[int, int]) -> None:
         super().observe(before)

@@ -291,6 +291,20 @@ def _antes_returned(r: _Reader) -> str:
     return _("Antes returned: %(amounts)s") % {"amounts": ", ".join(shown)}
 
 
+def _ante_called(r: _Reader) -> str:
+    """Who is asked to ante, and who has the top-up window to pay what they owe (only one of
+    the two may be asked: the players who were In need not ante again)."""
+    asked = bool(r.get("seats"))
+    owing = bool(r.get("owing"))
+    values = {"seats": r.seats(), "owing": r.seats("owing")}
+    if asked and owing:
+        # Translators: {owing}: players short of what they owe, who may add chips to pay it.
+        return _("Antes called from %(seats)s; %(owing)s may top up to pay what they owe") % values
+    if owing:
+        return _("%(owing)s may top up to pay what they owe") % values
+    return _("Antes called from %(seats)s") % values
+
+
 def _pot_returned(r: _Reader) -> str:
     returns = r.get("returns")
     shares = [
@@ -476,7 +490,7 @@ _SENTENCES: dict[str, Callable[[_Reader], str]] = {
     "round_started": lambda r: (
         _("Round %(round)s began: %(seats)s") % {"round": r.get("round"), "seats": r.seats()}
     ),
-    "ante_called": lambda r: _("Antes called from %(seats)s") % {"seats": r.seats()},
+    "ante_called": _ante_called,
     "ante_posted": lambda r: (
         _("%(seat)s anted %(amount)s") % {"seat": r.seat(), "amount": r.money("amount")}
     ),

@@ -3,9 +3,9 @@
 A pot carries from hand to hand (nobody In, or an ante call that left nobody in the round), so
 a table can stop with chips in it: an operator closes it, or its last player leaves. Such a pot
 is nobody's winnings; it goes back to the players who paid into it, in the shares they paid
-(docs/rules/guts-online.md, "Closing a table"). Who paid what is the ledger's record, not the
-state's, so the runtime works the shares out and hands them over in the runtime action
-``return_pot``::
+(docs/rules/guts-online.md, "Seats, leaving and dropped connections"). Who paid what is the
+ledger's record, not the state's, so the runtime works the shares out and hands them over in
+the runtime action ``return_pot``::
 
     {"kind": "return_pot", "now": ..., "returns": [
         {"place": "stack:3", "player": "dana", "amount": 50},

@@ -54,6 +54,21 @@ def test_each_event_type_has_its_sentence(kind):
             "The hand ended: pot $3.00, rake $0.09",
         ),
         ({"type": "declared", "seat": 1, "choice": "in", "timed_out": False}, "ben declared In"),
+        ({"type": "ante_called", "seats": [0], "owing": []}, "Antes called from ann"),
+        (
+            {"type": "ante_called", "seats": [], "owing": [1]},
+            "ben may top up to pay what they owe",
+        ),
+        (
+            {"type": "ante_called", "seats": [0], "owing": [1]},
+            "Antes called from ann; ben may top up to pay what they owe",
+        ),
+        (
+            {"type": "pot_returned", "reserve": 0,
+             "returns": [["stack:0", "ann", 200], ["bankroll:7", "cy", 100]]},
+            "The table stopped: the pot of $3.00 went back to those who paid in: ann $2.00, "
+            "cy $1.00",
+        ),
     ],
 )  # fmt: skip
 def test_sentences_name_seats_and_say_dollars(data, words):

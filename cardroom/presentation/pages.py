@@ -11,7 +11,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from accounts.models import User
+from accounts.models import TransferKind, User
 from accounts.money import format_cents
 from accounts.selectors import bankroll_balance
 from cardroom.howto import GAME_PAGES
@@ -74,15 +74,25 @@ def page_context(
     return context
 
 
+#: The kind of transfer that is a pot won (its phrases lead the log's line).
+WON = TransferKind.POT_WIN
+
+
 def _in_words(hand: dict[str, Any]) -> dict[str, Any]:
     """A hand of the table's log with its words in the reader's language: the snapshot, shared
     by every viewer, keeps the English and the key of its sentence (``summary_key``), and its
     payments as JSON (``said``: them in phrases)."""
     key = hand.get("summary_key")
     said = payments_said(hand.get("payments") or [])
+    words = {
+        "said": said,
+        # The line leads with who won; the other payments follow.
+        "said_wins": [phrase["text"] for phrase in said if phrase["kind"] == WON],
+        "said_rest": [phrase["text"] for phrase in said if phrase["kind"] != WON],
+    }
     if key not in SUMMARIES:
-        return {**hand, "said": said}
-    return {**hand, "summary": gettext(SUMMARIES[key]), "said": said}
+        return {**hand, **words}
+    return {**hand, "summary": gettext(SUMMARIES[key]), **words}
 
 
 def shown_result(

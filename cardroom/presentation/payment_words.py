@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 from accounts.models import TransferKind
 from accounts.money import format_cents
 
-__all__ = ["party_words", "payment_words", "payments_said"]
+__all__ = ["merged", "party_words", "payment_words", "payments_said"]
 
 #: The places that are nobody's, by the kind of their account.
 PLACE_WORDS: dict[str, Promise] = {
@@ -115,21 +115,54 @@ def _group_key(payment: Mapping[str, Any]) -> tuple[Any, ...] | None:
     return kind, payment.get("target"), payment.get("amount")
 
 
-def payments_said(payments: Sequence[Mapping[str, Any]]) -> list[str]:
-    """A hand's payments as phrases, in order: each on its own, except the antes (hand fees) of
-    one amount, said once with their players ("antes of $1.00: ann, ben, cat")."""
-    phrases: list[str] = []
+#: The kinds whose payments between the same two are summed in a line: a player's bets against
+#: the house, and the house's payouts, one for each bet of the same hand.
+MERGED = frozenset({"bet", "payout"})
+
+
+def merged(payments: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The payments, with a hand's bets (payouts) between the same two summed into one, in the
+    order each first came: a line of the log says "the house pays ann $30.00" once, not once
+    for each bet. Other payments stay one by one (each stage's payment of a game in stages).
+
+    >>> merged([{"kind": "payout", "source": "house", "target": "stack:0", "from": "house",
+    ...          "to": "ann", "amount": 500}] * 2)[0]["amount"]
+    1000
+    """
+    found: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for payment in payments:
+        key: tuple[Any, ...] = tuple(
+            payment.get(name) for name in ("kind", "source", "target", "from", "to")
+        )
+        if payment.get("kind") not in MERGED:
+            key = (*key, len(found))  # said alone
+        if key in found:
+            found[key]["amount"] = int(found[key]["amount"]) + int(payment.get("amount", 0))
+        else:
+            found[key] = {**payment, "amount": int(payment.get("amount", 0))}
+    return list(found.values())
+
+
+def payments_said(payments: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """A hand's payments as phrases for its line of the log, in order (:func:`merged`): each
+    on its own, except the antes (hand fees) of one amount, said once with their players
+    ("antes of $1.00: ann, ben, cat"). Each phrase is ``{"kind": ..., "text": ...}``, so that
+    the line can lead with who won."""
+    payments = merged(payments)
+    phrases: list[dict[str, str]] = []
     index = 0
     while index < len(payments):
         key = _group_key(payments[index])
         end = index + 1
         while key is not None and end < len(payments) and _group_key(payments[end]) == key:
             end += 1
+        kind = str(payments[index].get("kind", ""))
         if end - index < 2 or key is None:
-            phrases.append(payment_words(payments[index]))
+            phrases.append({"kind": kind, "text": payment_words(payments[index])})
         else:
             players = ", ".join(str(payment.get("from")) for payment in payments[index:end])
             amount = format_cents(int(payments[index].get("amount", 0)))
-            phrases.append(str(GROUPS[key[0]]) % {"amount": amount, "players": players})
+            text = str(GROUPS[key[0]]) % {"amount": amount, "players": players}
+            phrases.append({"kind": kind, "text": text})
         index = end
     return phrases

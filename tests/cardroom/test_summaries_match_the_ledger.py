@@ -26,7 +26,7 @@ from accounts.models import AccountKind, Transfer
 from cardroom.models import Hand, Table, TableStatus
 from cardroom.operators.control import table_close
 from cardroom.presentation.pages import page_context
-from cardroom.presentation.payment_words import payment_words
+from cardroom.presentation.payment_words import merged, payment_words
 from cardroom.tables.engines import engine_for
 from cardroom.tables.replayer import hand_replay
 from cardroom.tables.selectors import recent_hands
@@ -92,7 +92,8 @@ def check_summaries(play: Play) -> None:
         # The log of recent hands: its payments as JSON, each one, and in words.
         assert summary_payments(row["payments"]) == ledger, hand.number
         line = html.unescape(" ".join(lines[hand.number].split()))
-        for payment in row["payments"]:
+        # Each payment, those of one kind between the same two summed (as the line says them).
+        for payment in merged(row["payments"]):
             if payment["source"].startswith("stack"):
                 assert payment["from"] in line, (hand.number, line)
             if payment["target"].startswith("stack"):

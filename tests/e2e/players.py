@@ -84,6 +84,16 @@ def sit(player: Player) -> None:
     player.page.wait_for_selector(f"#seats li.seat.you >> text={player.name}", timeout=WAIT_MS)
 
 
+def log_payments(hand: Hand) -> str:
+    """The payments a hand's line of the log says after who won (English), as the browser's
+    text has them: the ledger's transfers of the hand in the log's phrases."""
+    from cardroom.presentation.payment_words import payments_said
+    from cardroom.tables.payments import hand_payments
+
+    said = payments_said(hand_payments(hand))
+    return " · ".join(phrase["text"] for phrase in said if phrase["kind"] != "pot_win")
+
+
 def hand_events(hand: Hand) -> list[dict[str, Any]]:
     """A hand's events, in order, each as ``{"type", "data", "private_to"}``."""
     return [

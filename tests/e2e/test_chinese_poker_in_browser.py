@@ -25,6 +25,7 @@ from tests.e2e.players import (
     assert_no_foreign_cards,
     enter_table,
     hand_events,
+    log_payments,
     sit,
 )
 from tests.live import ARTIFACTS, live_server
@@ -205,7 +206,12 @@ def test_two_players_set_submit_and_see_the_reveal_in_the_browser(browser):
         assert seen[name]["units"] == {other: f"{signed(units[other])} units" for other in NAMES}
         assert seen[name]["payments"] == payments
         assert seen[name]["pairs"] == [pair_line]
-        assert seen[name]["log"] == f"#1 {log_units or 'all square: no units changed hands'}"
+        assert (
+            seen[name]["log"]
+            == " ".join(
+                ["#1", log_units or "all square: no units changed hands", log_payments(hand)]
+            ).strip()
+        )
     for seat, player in enumerate(players):
         assert_no_foreign_cards(player, seat, hand, f'/tables/{table.pk}/hands/1/"')
     assert sum(units.values()) == 0

@@ -21,6 +21,7 @@ from tests.e2e.players import (
     assert_no_foreign_cards,
     enter_table,
     hand_events,
+    log_payments,
     sit,
 )
 from tests.live import ARTIFACTS, live_server
@@ -125,20 +126,20 @@ def test_two_players_play_a_classic_kitty_hand_in_the_browser(browser):
         assert seen[name]["phase"] == "Next hand shortly"
         assert seen[name]["ghost"] == ghost
         assert seen[name]["seats"] == {other: shown[seats[other]] for other in NAMES}
-        assert seen[name]["log"] == expected_log_line(hand.result, NAMES)
+        assert seen[name]["log"] == expected_log_line(hand, NAMES)
     for player in players:
         assert_no_foreign_cards(player, seat_of[player.name], hand, marker)
     assert [e["data"]["choice"] for e in events if e["type"] == "declared"] == ["in", "in"]
     assert_ledger_balances()
 
 
-def expected_log_line(result: dict, names: tuple[str, ...]) -> str:
-    """The log's line for hand #1, as the page's template words it, from the stored result."""
+def expected_log_line(hand: Hand, names: tuple[str, ...]) -> str:
+    """The log's line for hand #1, as the page's template words it: who won, from the stored
+    result, then the hand's other payments, from the ledger."""
+    result = hand.result
     parts = ["#1"]
     parts += [f"{names[seat]} won {format_cents(amount)}" for seat, amount in result["winners"]]
     if not result["winners"]:
         parts.append("nobody stayed In; the pot carries")
-    parts += [f"{names[seat]} matches {format_cents(amount)}" for seat, amount in result["owed"]]
-    if result["rake"]:
-        parts.append(f"(rake {format_cents(result['rake'])})")
-    return " ".join(parts)
+    parts.append(log_payments(hand))
+    return " ".join(part for part in parts if part)

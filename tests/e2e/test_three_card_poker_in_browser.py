@@ -21,6 +21,7 @@ from tests.e2e.players import (
     assert_no_foreign_cards,
     enter_table,
     hand_events,
+    log_payments,
     sit,
 )
 from tests.live import ARTIFACTS, live_server
@@ -170,7 +171,7 @@ def test_ann_plays_and_ben_folds_against_the_dealer_in_the_browser(browser):
             for seat, other in enumerate(NAMES)
             if nets[seat]
         )
-        assert seen[name]["log"] == f"#1 {log}"
+        assert seen[name]["log"] == f"#1 {log} {log_payments(hand)}"
         assert seen[name]["odds_open"]
     # Ann played with a Pair Plus; Ben folded, losing his Ante and nothing else.
     assert seen["ann"]["results"]["ann"][0].startswith("Ante $5.00 ")

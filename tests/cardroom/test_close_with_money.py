@@ -3,8 +3,6 @@ and a carried pot goes back to those who paid into it, in the shares they paid."
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
@@ -15,7 +13,8 @@ from cardroom.models import Hand, HandEvent, Seat, TableStatus
 from cardroom.operators.control import hand_void, table_close, table_pause
 from cardroom.responsible.usage import usage_of
 from cardroom.tables.pot_payers import pot_payers, shares_of
-from cardroom.tables.runtime import table_act, table_create, table_timeout
+from cardroom.tables.runtime import table_act, table_create
+from tests.cardroom.driving import run_clock, to_declare
 from tests.cardroom.test_runtime import advance, play_to_declare
 
 pytestmark = pytest.mark.django_db
@@ -188,22 +187,6 @@ def sit_three(table, make_player):
     return players
 
 
-def clock(table) -> None:
-    table.refresh_from_db()
-    assert table.deadline is not None
-    assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(milliseconds=5))
-    table.refresh_from_db()
-
-
-def to_declare(table) -> None:
-    for _ in range(6):
-        table.refresh_from_db()
-        if table.state["phase"] == "declare":
-            return
-        clock(table)
-    raise AssertionError(f"no declare: {table.state['phase']}")
-
-
 def test_a_classic_close_gives_back_the_carried_pot(simultaneous, make_player):
     players = sit_three(simultaneous, make_player)
     to_declare(simultaneous)
@@ -229,7 +212,7 @@ def test_a_three_five_seven_deal_closed_mid_stage_plays_out_and_gives_back_the_a
         if three_five_seven.state["phase"] == "declare":
             everyone_out(three_five_seven, players)
         else:
-            clock(three_five_seven)
+            run_clock(three_five_seven)
     assert Hand.objects.filter(table=three_five_seven, dealt=True).count() == 1
     assert returned(three_five_seven) == {"ann": 100, "ben": 100, "cat": 100}
     assert_whole(three_five_seven, players)
@@ -275,14 +258,14 @@ def test_a_chinese_poker_close_finishes_the_hand_and_deals_no_other(make_player)
         table.refresh_from_db()
         if table.state["phase"] == "setting":
             break
-        clock(table)
+        run_clock(table)
     assert table.state["phase"] == "setting"
     table_close(table_id=table.pk)
     for _ in range(6):
         table.refresh_from_db()
         if table.status == TableStatus.CLOSED:
             break
-        clock(table)
+        run_clock(table)
     table.refresh_from_db()
     assert table.status == TableStatus.CLOSED
     assert Hand.objects.filter(table=table, dealt=True).count() == 1

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from datetime import timedelta
 
 import pytest
 from django.template.loader import render_to_string
@@ -23,31 +22,16 @@ from accounts.models import AccountKind, Transfer, TransferKind
 from cardroom.models import Hand, Seat
 from cardroom.presentation.pages import table_page_context
 from cardroom.tables.replayer import hand_replay
-from cardroom.tables.runtime import table_act, table_create, table_timeout
+from cardroom.tables.runtime import table_act, table_create
 from cardroom.tables.selectors import recent_hands
 from games.deck import shuffled_deck
+from tests.cardroom.driving import to_declare
 
 pytestmark = pytest.mark.django_db
 
 #: A seeded shuffle in which the two players In of stages 1 and 2 do not tie: each stage moves
 #: money between them (the test checks it, so a change of the deal shows as that, not as a pass).
 SEED = 32
-
-
-def run_clock(table) -> None:
-    table.refresh_from_db()
-    assert table.deadline is not None
-    assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(milliseconds=5))
-    table.refresh_from_db()
-
-
-def to_declare(table) -> None:
-    for _ in range(6):
-        table.refresh_from_db()
-        if table.state["phase"] == "declare":
-            return
-        run_clock(table)
-    raise AssertionError(table.state["phase"])
 
 
 def declare(table, choices: dict) -> None:

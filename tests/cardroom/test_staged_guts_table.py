@@ -13,6 +13,7 @@ from cardroom.models import Hand, HandEvent, Seat
 from cardroom.tables.history import hand_history
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 from cardroom.tables.selectors import table_state
+from tests.cardroom.driving import to_declare
 
 pytestmark = pytest.mark.django_db
 
@@ -33,22 +34,6 @@ def players(three_five_seven, make_player):
             table_id=three_five_seven.pk, user=player, action={"kind": "sit", "buy_in": 20_000}
         )
     return seated
-
-
-def run_clock(table) -> None:
-    table.refresh_from_db()
-    assert table.deadline is not None
-    assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(milliseconds=5))
-    table.refresh_from_db()
-
-
-def to_declare(table) -> None:
-    for _ in range(5):
-        table.refresh_from_db()
-        if table.state["phase"] == "declare":
-            return
-        run_clock(table)
-    raise AssertionError(table.state["phase"])
 
 
 def seat_of(table, user) -> int:

@@ -142,9 +142,10 @@ def test_it_runs_where_the_settings_refuse_to_start_without_a_key():
 @pytest.mark.redis
 def test_two_processes_share_the_tables(capsys):
     argv = ["--processes", "2", "--tables", "2", "--players", "3", "--hands", "2"]
-    result = main([*argv, "--seconds", "20", "--stagger", "1", "--json", *SHORT])
+    result = main([*argv, "--seconds", "20", "--stagger", "2", "--json", *SHORT])
     assert result["clients"] == 6
-    assert result["stagger_seconds"] == 1.0
-    # The second table sat half a second after the start; the first as soon as it opened.
-    assert 0.3 <= result["sits_spread_seconds"] < 1.0
+    assert result["stagger_seconds"] == 2.0
+    # The second table sat a second after the start; the first as soon as its socket opened,
+    # which a loaded machine may take half a second to do (in step, both would sit at once).
+    assert 0.5 <= result["sits_spread_seconds"] < 2.0
     assert_sane(result, processes=2)

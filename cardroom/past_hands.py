@@ -23,8 +23,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
+from accounts.language import said
 from accounts.models import AccountKind, Transfer, User
-from cardroom.language import said
 from cardroom.models import Hand
 from cardroom.presentation import CardFace
 from cardroom.tables.export import (

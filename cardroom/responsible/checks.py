@@ -82,7 +82,7 @@ def limits_row(user: User) -> PlayerLimits | None:
 
 def exclusion_refusal(row: PlayerLimits | None, now: datetime) -> Sentence | None:
     """Why an excluded player may not play, or None: a sentence of the rules (games.words),
-    which a page says with ``cardroom.language.said``."""
+    which a page says with ``accounts.language.said``."""
     if row is None or not row.excluded(now):
         return None
     until = row.excluded_until

@@ -5,7 +5,7 @@ pushing out-of-band HTML fragments rendered from the page's own partials. Every 
 table's version; on a "version N" group message each connection renders its own viewer's
 state, so hidden cards never leave the server for anyone not entitled to them.
 
-Each socket speaks its handshake's language (cardroom/language.py, ``scope_language``): an
+Each socket speaks its handshake's language (accounts/language.py, ``scope_language``): an
 error frame's message is the rules' sentence said in it, and the page's fragments are drawn
 under it. A sentence is said by the consumer that caught the refusal, in memory: a channel
 layer's hop (msgpack over Redis) would leave only its English text.
@@ -28,9 +28,9 @@ from django.db import DatabaseError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from accounts.language import said, scope_language
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
-from cardroom.language import said, scope_language
 from cardroom.models import Seat, Table
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.chinese import chinese_suggestion, suggestion_html

@@ -19,8 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.language import said
 from accounts.models import User
-from cardroom.language import said
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.responsible.checks import exclusion_refusal, limits_row
 from cardroom.tables.engines import engine_for

@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
+from accounts.language import said
 from accounts.money import format_cents
 from accounts.selectors import bankroll_balance
 from cardroom.howto import RULES_DIR
-from cardroom.language import said
 from cardroom.tables.runtime import table_act
 from games.engine import IllegalAction
 from games.words import sentence_of

@@ -1,6 +1,6 @@
 """Each table socket speaks its handshake's language (docs/languages.md).
 
-The catalogues may not hold a translation yet, so the translation is faked: ``cardroom.language``
+The catalogues may not hold a translation yet, so the translation is faked: ``accounts.language``
 looks its templates up through ``gettext``, replaced here by one that answers a marker for the
 templates under test while Spanish or Norwegian is active. What is checked is the consumer's
 side: the language it takes from the handshake, that refusals are said in it (with the
@@ -16,7 +16,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
-import cardroom.language
+import accounts.language
 import cardroom.tables.consumers
 from accounts.services import user_create
 from cardroom.asgi import application
@@ -40,13 +40,13 @@ LOCAL_MONEY = "1\xa0000,00\xa0$"
 
 @pytest.fixture(autouse=True)
 def fake_catalogue(monkeypatch):
-    real = cardroom.language.gettext
+    real = accounts.language.gettext
 
     def gettext(message: str) -> str:
         language = (translation.get_language() or "en").split("-")[0]
         return FAKE.get(language, {}).get(message) or real(message)
 
-    monkeypatch.setattr(cardroom.language, "gettext", gettext)
+    monkeypatch.setattr(accounts.language, "gettext", gettext)
 
 
 @pytest.fixture

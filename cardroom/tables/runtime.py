@@ -22,6 +22,7 @@ from django.utils import timezone, translation
 
 from accounts.ledger import LedgerError, Posting, ledger_post
 from accounts.models import User
+from accounts.sql.writes import Writes, insert_returning
 from cardroom.models import (
     Hand,
     HandEvent,
@@ -48,7 +49,6 @@ from cardroom.tables.rows import (
 )
 from cardroom.tables.selectors import recent_hands
 from cardroom.tables.snapshots import commitment_of, table_snapshot
-from cardroom.tables.writes import Writes, insert_returning
 from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
@@ -483,7 +483,7 @@ def settle(
         # start now, so every chip of it is recorded against it.
         hand = _open_hand(table)
     version = table.version + 1
-    # The rows that read nothing back go together at the end (cardroom/tables/writes.py).
+    # The rows that read nothing back go together at the end (accounts/sql/writes.py).
     writes = Writes()
     _post_money(table, version, recorded, users, hand)
     _record_events(table, version, recorded, now, hand, users, writes)

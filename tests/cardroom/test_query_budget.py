@@ -96,7 +96,7 @@ def test_an_action_costs_the_same_few_queries_whatever_the_number_of_seats(make_
     assert three["ante that opens the hand"] <= ORDINARY + 4, three
     assert three["showdown"] <= SHOWDOWN, three
     if connection.vendor == "postgresql":
-        # Statements that read nothing back go together (cardroom/tables/writes.py), and the
+        # Statements that read nothing back go together (accounts/sql/writes.py), and the
         # table is read with its seats: each of these is a round trip (besides the BEGIN and
         # COMMIT of the transaction, which this test's own transaction takes the place of).
         assert three["declare"] <= 2 and three["ante"] <= 4, three

@@ -9,7 +9,9 @@ class CardroomConfig(AppConfig):
         from django.db.backends.signals import connection_created
 
         from cardroom import roles
+        from cardroom.responsible import checks
         from cardroom.tables.timestamps import use_compiled_loader
 
         roles.connect()
+        checks.connect()
         connection_created.connect(use_compiled_loader, dispatch_uid="cardroom-timestamps")

@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from accounts.ledger import LedgerError
 from accounts.models import User
+from accounts.services import reload_requested
 from cardroom.models import Seat
 from cardroom.responsible.limits import apply_due_changes
 from cardroom.responsible.models import (
@@ -51,11 +52,13 @@ from cardroom.responsible.usage import (
     window_entries,
 )
 from cardroom.tables.places import transfer_kind
+from cardroom.tables.rows import rows_where
 from games.engine import IllegalAction
 from games.words import Money, Sentence, words
 
 __all__ = [
     "GUARDED",
+    "connect",
     "exclusion_refusal",
     "guard_stake",
     "limits_row",
@@ -139,6 +142,16 @@ def reload_refusal(*, user: User, now: datetime) -> None:
     )
 
 
+def _refuse_reload_while_excluded(sender: Any, *, user: User, now: datetime, **_: Any) -> None:
+    reload_refusal(user=user, now=now)
+
+
+def connect() -> None:
+    """Called once from the app's ``ready``: the cashier asks ``reload_refusal`` before each
+    reload (connected there, not in the models, so that the models import no checks)."""
+    reload_requested.connect(_refuse_reload_while_excluded, dispatch_uid="responsible-reload")
+
+
 def _moved(events: Iterable[Any], source: str | None, target: str | None) -> int:
     """Cents moved by the events from ``source`` (None: anywhere but the bankroll) to
     ``target`` (None: anywhere but the bankroll)."""
@@ -214,8 +227,6 @@ def guard_stake(
 
 def _limits_of_new_player(user_id: int) -> PlayerLimits | None:
     """The limits of a player taking a seat (a hand-written read: every sit makes it)."""
-    from cardroom.tables.rows import rows_where
-
     rows = rows_where(PlayerLimits, "user_id", user_id)
     return rows[0] if rows and isinstance(rows[0], PlayerLimits) else None
 

@@ -19,7 +19,7 @@ from cardroom.models import Table
 from cardroom.presentation import describe_table
 from cardroom.presentation.house_rules import house_rules
 from cardroom.presentation.payment_words import payments_said
-from cardroom.tables.selectors import SUMMARIES
+from cardroom.tables.hand_log import SUMMARIES
 from cardroom.tables.snapshots import snapshot_from_db, state_frame, table_from
 
 __all__ = ["page_context", "result_banner", "table_page_context"]

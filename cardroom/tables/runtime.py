@@ -36,6 +36,7 @@ from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_
 from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.freshness import LEASE
+from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
 from cardroom.tables.pot_payers import pot_returns
 from cardroom.tables.rows import (
@@ -47,7 +48,6 @@ from cardroom.tables.rows import (
     table_and_seats_locked,
     table_row_locked,
 )
-from cardroom.tables.selectors import recent_hands
 from cardroom.tables.snapshots import commitment_of, table_snapshot
 from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck

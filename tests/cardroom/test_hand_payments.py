@@ -22,9 +22,9 @@ from accounts.ledger import Posting, account_code, ledger_post
 from accounts.models import AccountKind, Transfer, TransferKind
 from cardroom.models import Hand, Seat
 from cardroom.presentation.pages import table_page_context
+from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.replayer import hand_replay
 from cardroom.tables.runtime import table_act, table_create, table_timeout
-from cardroom.tables.selectors import recent_hands
 from games.deck import shuffled_deck
 
 pytestmark = pytest.mark.django_db

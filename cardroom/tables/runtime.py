@@ -32,10 +32,10 @@ from cardroom.models import (
     TableAction,
     TableStatus,
 )
+from cardroom.realtime.broadcast import broadcast_on_commit
+from cardroom.realtime.freshness import LEASE
 from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_at_rest
-from cardroom.tables.broadcast import broadcast_on_commit
 from cardroom.tables.engines import Engine, engine_for
-from cardroom.tables.freshness import LEASE
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
 from cardroom.tables.pot_payers import pot_returns
@@ -809,7 +809,7 @@ def _record_events(
     """Append ``events`` to the history; a private one names its readers by user, from who
     sits where now (``users``), so a later occupant of its seat never reads it, nor it theirs.
     The rows are written with ``writes``."""
-    from cardroom.tables.history import event_readers
+    from cardroom.history.history import event_readers
 
     if not events:
         return

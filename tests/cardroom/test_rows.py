@@ -202,7 +202,7 @@ def test_a_table_is_still_due_once_its_deadline_has_passed(make_player):
 @pytest.mark.django_db
 def test_a_usable_token_is_read_as_the_orm_reads_it(make_player):
     from cardroom.models import ApiToken
-    from cardroom.tables.auth import _digest, token_create
+    from cardroom.realtime.auth import _digest, token_create
     from cardroom.tables.rows import usable_token
 
     ann = make_player("ann")

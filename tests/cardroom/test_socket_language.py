@@ -17,11 +17,11 @@ from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
 import accounts.language
-import cardroom.tables.consumers
+import cardroom.realtime.consumers
 from accounts.services import user_create
 from cardroom.asgi import application
 from cardroom.models import Table
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from tests.cardroom.test_api_consumer import ORIGIN
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -138,8 +138,8 @@ async def test_a_socket_without_a_language_speaks_the_sites_default(table: Table
 
 async def test_a_page_socket_draws_its_fragments_in_its_language(table: Table, monkeypatch):
     seen: list[tuple[str, str | None]] = []
-    real_render = cardroom.tables.consumers.render_to_string
-    real_context = cardroom.tables.consumers.page_context
+    real_render = cardroom.realtime.consumers.render_to_string
+    real_context = cardroom.realtime.consumers.page_context
 
     def render_to_string(template_name, context=None, *args, **kwargs):
         seen.append((template_name, translation.get_language()))
@@ -149,8 +149,8 @@ async def test_a_page_socket_draws_its_fragments_in_its_language(table: Table, m
         seen.append(("page_context", translation.get_language()))
         return real_context(*args, **kwargs)
 
-    monkeypatch.setattr(cardroom.tables.consumers, "render_to_string", render_to_string)
-    monkeypatch.setattr(cardroom.tables.consumers, "page_context", page_context)
+    monkeypatch.setattr(cardroom.realtime.consumers, "render_to_string", render_to_string)
+    monkeypatch.setattr(cardroom.realtime.consumers, "page_context", page_context)
     communicator = await _socket(f"/ws/tables/{table.pk}/", (b"cookie", b"django_language=nb"))
     first = await communicator.receive_from(timeout=5)
     assert 'hx-swap-oob="true"' in first

@@ -23,7 +23,7 @@ from accounts.ledger import account_for, house_account, rake_account
 from accounts.models import Transfer
 from cardroom.bots import bot_decision
 from cardroom.models import Seat, Table
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
 from games.cards import DECK, parse_cards
 from tests.cardroom.test_api_consumer import make_clients

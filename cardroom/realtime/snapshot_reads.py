@@ -12,7 +12,7 @@ waits for that read instead of making its own. A read that has started is never 
 socket that asks after its start: that socket may have joined the table's group after the
 read's moment, and a version committed between the two would reach it neither by the group
 nor by the read. Whatever the read returns is shared: snapshots are read-only by convention
-(cardroom/tables/broadcast.py shares the pushed ones the same way).
+(cardroom/realtime/broadcast.py shares the pushed ones the same way).
 """
 
 from __future__ import annotations

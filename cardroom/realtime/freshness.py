@@ -20,7 +20,6 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from datetime import timedelta
 from functools import reduce
 from operator import or_
 from typing import Any, Protocol
@@ -32,16 +31,14 @@ from django.utils import timezone
 from cardroom.models import Seat, Table
 from cardroom.realtime.logins import Login, logins_hold
 from cardroom.realtime.threads import SERIAL_WRITES
+from cardroom.tables.presence import FRESHNESS_SECONDS, LEASE
 
 __all__ = ["FRESHNESS_SECONDS", "LEASE", "unwatch", "watch"]
 
 log = logging.getLogger(__name__)
 
-FRESHNESS_SECONDS = 10.0
 #: A socket behind the database is repaired once it has taken no version for this long.
 QUIET_SECONDS = 1.0
-#: How long a renewal holds a seat: three rounds, so one slow round does not drop anyone.
-LEASE = timedelta(seconds=3 * FRESHNESS_SECONDS)
 
 
 class Watcher(Protocol):

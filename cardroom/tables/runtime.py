@@ -33,12 +33,13 @@ from cardroom.models import (
     TableStatus,
 )
 from cardroom.realtime.broadcast import broadcast_on_commit
-from cardroom.realtime.freshness import LEASE
 from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_at_rest
 from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
 from cardroom.tables.pot_payers import pot_returns
+from cardroom.tables.presence import LEASE
+from cardroom.tables.readers import event_readers
 from cardroom.tables.rows import (
     bankroll_balances,
     due_table_and_seats_locked,
@@ -809,8 +810,6 @@ def _record_events(
     """Append ``events`` to the history; a private one names its readers by user, from who
     sits where now (``users``), so a later occupant of its seat never reads it, nor it theirs.
     The rows are written with ``writes``."""
-    from cardroom.history.history import event_readers
-
     if not events:
         return
     seq = table.last_event_seq

@@ -8,7 +8,7 @@ class CardroomConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from cardroom import roles
+        from cardroom.audit import roles
         from cardroom.responsible import checks
         from cardroom.tables.timestamps import use_compiled_loader
 

@@ -3,11 +3,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from cardroom import howto, views
+from cardroom import views
 from cardroom.audit import export as audit_export
 from cardroom.audit import views as audit_views
 from cardroom.history import past_hands
 from cardroom.operators import views as operator_views
+from cardroom.presentation import howto
 from cardroom.responsible import views as responsible_views
 from cardroom.stats import views as stats_views
 from cardroom.waitlist import views as waitlist_views

@@ -30,7 +30,7 @@ from django.db.models import Min, Q
 from django.utils import timezone
 
 from accounts.ledger import LedgerError
-from cardroom.bots import bots_sweep
+from cardroom.clock.bots import bots_sweep
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.realtime.broadcast import server_loop
 from cardroom.responsible.sweep import responsible_sweep

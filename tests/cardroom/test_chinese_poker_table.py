@@ -338,7 +338,7 @@ async def test_the_page_board_sets_rows_asks_the_solver_and_shows_no_hidden_card
 
 
 async def test_house_bots_sit_and_set_their_hands_with_the_solver(db, fixed_deck):
-    from cardroom.bots import bots_sweep
+    from cardroom.clock.bots import bots_sweep
 
     fixed_deck([1, 0], {0: hand_of(ANN), 1: hand_of(BEN)})
     table = await sync_to_async(table_create)(

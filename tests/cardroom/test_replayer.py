@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from accounts.models import AccountKind, Transfer
-from cardroom.bots import bot_decision
+from cardroom.clock.bots import bot_decision
 from cardroom.history.history import hand_history
 from cardroom.history.replay_events import SECTIONS, event_moves
 from cardroom.history.replayer import LedgerBook, hand_replay

@@ -10,7 +10,7 @@ class CardroomConfig(AppConfig):
 
         from cardroom.audit import roles
         from cardroom.responsible import checks
-        from cardroom.tables.timestamps import use_compiled_loader
+        from cardroom.storage.timestamps import use_compiled_loader
 
         roles.connect()
         checks.connect()

@@ -17,7 +17,7 @@ from cardroom.models import Game, Hand, Table, TableStatus
 from cardroom.presentation.house_rules import house_rules
 from cardroom.presentation.pages import table_page_context
 from cardroom.presentation.payment_words import payment_words
-from cardroom.tables.payments import hand_payments
+from cardroom.storage.payments import hand_payments
 from cardroom.waitlist.services import Place, places_by_table
 from cardroom.waitlist.views import panel_context
 

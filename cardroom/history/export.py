@@ -35,7 +35,7 @@ from cardroom.history.replayer import LedgerBook, first_transfer, hand_replay, h
 from cardroom.history.verification import hand_openings
 from cardroom.models import Game, Hand, HandEvent, Seat, Table
 from cardroom.presentation.event_words import event_words
-from cardroom.tables.payments import movement_of, payments_json, seat_finder
+from cardroom.storage.payments import movement_of, payments_json, seat_finder
 from games.events import event_cards
 from games.words import words
 

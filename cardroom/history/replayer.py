@@ -30,7 +30,7 @@ from cardroom.history.history import hand_history, seat_names
 from cardroom.history.replay_events import QUIET, SECTIONS, TablePicture, apply_event, event_moves
 from cardroom.models import Hand, Seat, Table
 from cardroom.presentation.payment_words import party_words
-from cardroom.tables.payments import hand_payments
+from cardroom.storage.payments import hand_payments
 
 __all__ = [
     "LedgerBook",
@@ -114,7 +114,7 @@ def replay_history(
     ``names``: who sat where; ``start``: the stacks, pot and reserve as the hand began; ``you``:
     the viewer's seats; ``deal``: how many cards a seat is dealt face down, when the game always
     deals the same number (the backs drawn for hands the viewer may not see); ``payments``: the
-    hand's payments as the ledger recorded them (cardroom/tables/payments.py), which the
+    hand's payments as the ledger recorded them (cardroom/storage/payments.py), which the
     summary lists, or ``None``: those the events made.
     """
     events = [event for event in history.get("events", []) if event["type"] not in QUIET]

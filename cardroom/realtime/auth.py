@@ -81,7 +81,7 @@ def token_lookup(token: str, *, stamp: bool = True) -> ApiToken | None:
     its ``last_used`` is stamped, in one UPDATE at most once a minute (``stamp``: now; else
     the caller stamps it: a socket's handshake with the others',
     cardroom/realtime/token_stamps.py)."""
-    from cardroom.tables.rows import usable_token
+    from cardroom.storage.rows import usable_token
 
     now = timezone.now()
     # Hand-written (the same row and instances as the ORM's): every API socket's handshake

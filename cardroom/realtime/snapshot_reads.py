@@ -66,7 +66,7 @@ async def _read(
     loop: asyncio.AbstractEventLoop, table_id: int, future: asyncio.Future[Any]
 ) -> None:
     def started() -> dict[str, Any]:
-        from cardroom.tables.rows import table_row
+        from cardroom.storage.rows import table_row
         from cardroom.tables.snapshots import snapshot_from_db
 
         _not_asked(loop, table_id, future)  # whoever asks from now on reads for themselves

@@ -51,8 +51,8 @@ from cardroom.responsible.usage import (
     usage_of,
     window_entries,
 )
+from cardroom.storage.rows import rows_where
 from cardroom.tables.places import transfer_kind
-from cardroom.tables.rows import rows_where
 from games.engine import IllegalAction
 from games.words import Money, Sentence, words
 

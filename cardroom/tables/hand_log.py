@@ -8,8 +8,8 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from cardroom.models import Hand, Table
-from cardroom.tables.payments import payments_json, seat_finder
-from cardroom.tables.rows import finished_hands_paid, seats_since
+from cardroom.storage.payments import payments_json, seat_finder
+from cardroom.storage.rows import finished_hands_paid, seats_since
 
 __all__ = ["SUMMARIES", "recent_hands"]
 
@@ -30,8 +30,8 @@ SUMMARIES = {
 def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
     """The table's last few finished hands, for the log: number, pot, rake, who won what and
     ``payments``: every payment of the hand as the ledger recorded it, over all its stages
-    (cardroom/tables/payments.py)."""
-    # Hand-written reads (cardroom/tables/rows.py): every showdown and every socket's first
+    (cardroom/storage/payments.py)."""
+    # Hand-written reads (cardroom/storage/rows.py): every showdown and every socket's first
     # frame build this log. A hand's deck and commitment leaves, the bulk of its row, are not
     # read; nor are the seats from before these hands. The transfers come with the hands.
     paid = finished_hands_paid(table.pk, limit)

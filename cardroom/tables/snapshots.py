@@ -18,9 +18,9 @@ from threading import Lock
 from typing import Any
 
 from cardroom.models import Hand, Table
+from cardroom.storage.rows import open_commitment, seats_online
 from cardroom.tables.engines import engine_for
 from cardroom.tables.hand_log import recent_hands
-from cardroom.tables.rows import open_commitment, seats_online
 
 __all__ = ["snapshot_from_db", "state_frame", "table_from", "table_snapshot"]
 

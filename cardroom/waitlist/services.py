@@ -23,8 +23,8 @@ from accounts.language import said
 from accounts.models import User
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.responsible.checks import exclusion_refusal, limits_row
+from cardroom.storage.rows import rows_where
 from cardroom.tables.engines import engine_for
-from cardroom.tables.rows import rows_where
 from cardroom.waitlist.models import WaitingPlayer
 from games.words import Sentence, words
 

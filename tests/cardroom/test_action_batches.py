@@ -174,7 +174,7 @@ def test_the_table_is_locked_and_its_seats_read_once_per_batch(make_player):
 
     def reads(captured: CaptureQueriesContext) -> list[str]:
         """The statements that read the table or its seats (on PostgreSQL one text reads
-        both, as prepared statements: cardroom/tables/rows.py, table_and_seats_locked)."""
+        both, as prepared statements: cardroom/storage/rows.py, table_and_seats_locked)."""
         return [sql for sql in counted(captured) if (sql.startswith("SELECT")
                 and ('FROM "cardroom_table"' in sql or 'FROM "cardroom_seat"' in sql))
                 or "EXECUTE cardroom_table_locked_" in sql]  # fmt: skip

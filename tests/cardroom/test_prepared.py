@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.sql.prepared import Prepared, _numbered, statement_name
 from accounts.sql.writes import Writes
 from cardroom.models import HandEvent, Table, TableAction
-from cardroom.tables.rows import table_and_seats_locked
+from cardroom.storage.rows import table_and_seats_locked
 from cardroom.tables.runtime import table_create
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +113,7 @@ def test_the_clocks_claim_and_the_ledgers_lock_are_prepared_too(table, make_play
     from django.utils import timezone
 
     from accounts.ledger import Posting, cashier_account, ledger_post
-    from cardroom.tables.rows import due_table_and_seats_locked
+    from cardroom.storage.rows import due_table_and_seats_locked
 
     deadline = timezone.now()
     Table.objects.filter(pk=table.pk).update(deadline=deadline)

@@ -146,7 +146,7 @@ async def test_pushes_after_an_action_read_nothing(monkeypatch):
     """Both sockets, after their first frame: a version pushed by the runtime reaches them
     with the database reads of the push path made to fail."""
     import cardroom.realtime.consumers
-    import cardroom.tables.rows
+    import cardroom.storage.rows
     import cardroom.tables.snapshots
     from accounts.services import user_create
     from cardroom.realtime.auth import token_create
@@ -169,7 +169,7 @@ async def test_pushes_after_an_action_read_nothing(monkeypatch):
     # Every database read of a socket: the snapshot (cardroom/realtime/snapshot_reads.py reads
     # it through these two) and the page's bankroll.
     monkeypatch.setattr(cardroom.tables.snapshots, "snapshot_from_db", no_read)
-    monkeypatch.setattr(cardroom.tables.rows, "table_row", no_read)
+    monkeypatch.setattr(cardroom.storage.rows, "table_row", no_read)
     monkeypatch.setattr(cardroom.realtime.consumers, "bankroll_balance", no_read)
     await sync_to_async(table_act)(
         table_id=table.pk, user=ben, action={"kind": "sit", "buy_in": 20_000}

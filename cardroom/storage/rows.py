@@ -24,7 +24,7 @@ from accounts.models import Account, AccountKind, Transfer, User
 from accounts.sql.prepared import Prepared
 from cardroom.models import ApiToken, Hand, Round, Seat, Table
 from cardroom.responsible.models import PlayerLimits
-from cardroom.tables.payments import Movement
+from cardroom.storage.payments import Movement
 
 __all__ = [
     "bankroll_balances",

@@ -27,7 +27,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from accounts.models import Transfer
+from accounts.models import Transfer, User
 from accounts.money import format_cents
 from cardroom.history.history import hand_history, seat_names
 from cardroom.history.replay_events import place_words
@@ -259,8 +259,6 @@ def _transfer_json(transfer: Transfer) -> dict[str, Any]:
 
 
 def _username(user_id: int | None) -> str | None:
-    from accounts.models import User
-
     if user_id is None:
         return None
     return User.objects.filter(pk=user_id).values_list("username", flat=True).first()

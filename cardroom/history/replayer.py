@@ -31,6 +31,8 @@ from cardroom.history.replay_events import QUIET, SECTIONS, TablePicture, apply_
 from cardroom.models import Hand, Seat, Table
 from cardroom.presentation.payment_words import party_words
 from cardroom.storage.payments import hand_payments
+from cardroom.tables.engines import engine_for
+from games.engine import ConfigError
 
 __all__ = [
     "LedgerBook",
@@ -333,9 +335,6 @@ def deal_size(table: Table) -> int | None:
     same number (``None`` for Classic Guts games of several deals, which say it as they go)."""
     if table.game != "classic_guts":
         return DEAL_SIZES.get(table.game)
-    from cardroom.tables.engines import engine_for
-    from games.engine import ConfigError
-
     try:
         config = engine_for(table.game).make_config(table.preset, dict(table.config))
     except (ConfigError, ValueError, TypeError):

@@ -39,6 +39,7 @@ from accounts.two_factor import session_passes
 from cardroom.models import ApiToken
 from cardroom.realtime import logins
 from cardroom.realtime.token_stamps import stamp_soon
+from cardroom.storage.rows import usable_token
 from games.words import words
 
 __all__ = [
@@ -81,8 +82,6 @@ def token_lookup(token: str, *, stamp: bool = True) -> ApiToken | None:
     its ``last_used`` is stamped, in one UPDATE at most once a minute (``stamp``: now; else
     the caller stamps it: a socket's handshake with the others',
     cardroom/realtime/token_stamps.py)."""
-    from cardroom.storage.rows import usable_token
-
     now = timezone.now()
     # Hand-written (the same row and instances as the ORM's): every API socket's handshake
     # reads it, and when a room opens the handshakes are most of the server's work.

@@ -86,9 +86,11 @@ test: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/pytest -n 2 --dist loadgroup -q -rs
 
+# The import contracts too (pyproject.toml, [tool.importlinter]): which package may import which.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy games accounts cardroom

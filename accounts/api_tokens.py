@@ -1,6 +1,6 @@
 """A player's API tokens on the account page, through the store the settings name.
 
-The tokens belong to the table sockets (cardroom/tables/auth.py), above accounts in the layers,
+The tokens belong to the table sockets (cardroom/realtime/auth.py), above accounts in the layers,
 so accounts does not import them: ``settings.ACCOUNTS_API_TOKENS`` names an object that
 implements :class:`TokenStore`, and the account page lists, makes and revokes tokens through
 it. Without the setting the page has no token section.

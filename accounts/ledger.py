@@ -18,8 +18,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from accounts.models import OVERDRAFT_KINDS, Account, AccountKind, Transfer, TransferKind, User
-from cardroom.tables.prepared import execute_prepared
-from cardroom.tables.writes import Writes, insert_returning
+from accounts.sql.prepared import execute_prepared
+from accounts.sql.writes import Writes, insert_returning
 from games.words import Money, Sentence, words
 
 __all__ = [
@@ -253,7 +253,7 @@ def _post_fresh(
     transfers = [_transfer(posting, accounts, table_id, hand_id, actor) for posting in postings]
     # Hand-written statements (the ORM's bulk_create built them again on every action); the
     # runtime reads no transfer back, so their ids are not either. The transfers and the
-    # balances go together: one round trip on PostgreSQL (cardroom/tables/writes.py).
+    # balances go together: one round trip on PostgreSQL (accounts/sql/writes.py).
     writes = Writes()
     writes.insert(Transfer, transfers)
     if (update := _deltas_statement(deltas, accounts)) is not None:

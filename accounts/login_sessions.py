@@ -185,7 +185,7 @@ def session_logs_in(session_key: str, user_id: int) -> bool:
     the session exists and has not expired (logging out, ending it on the account page, a
     password change or reset delete it), it is that user's and made with their current
     password, the user is active, and it has given its two-factor code if the user has one
-    (the table sockets ask this of their session on each frame: cardroom/tables/logins.py)."""
+    (the table sockets ask this of their session on each frame: cardroom/realtime/logins.py)."""
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None:
         return False

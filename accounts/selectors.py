@@ -136,7 +136,7 @@ def reload_offer(*, user: User, now: datetime) -> ReloadOffer:
     held = bankroll_balance(user=user) + on_tables
     threshold = grant // settings.CARDROOM_RELOAD_BELOW_FRACTION
     # The reasons are sentences of the rules (games.words): the reload's refusal raises them
-    # as a LedgerError, and the cashier page says them in its language (cardroom.language).
+    # as a LedgerError, and the cashier page says them in its language (accounts.language).
     if held >= threshold:
         if on_tables:
             reason = words(

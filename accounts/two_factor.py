@@ -45,7 +45,7 @@ __all__ = [
     "two_factor_enabled",
 ]
 
-#: The roles (cardroom/roles.py) whose members must use a second factor, besides staff.
+#: The roles (cardroom/audit/roles.py) whose members must use a second factor, besides staff.
 STAFF_GROUPS = ("Operators", "Auditors")
 RECOVERY_CODES = 10
 APP_NAME = "Authenticator app"

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.forms import SignUpForm
+from accounts.language import said
 from accounts.ledger import LedgerError
 from accounts.models import User
 from accounts.money import format_cents
@@ -26,7 +27,6 @@ from accounts.selectors import (
     table_chips,
 )
 from accounts.services import bankroll_reload, user_create
-from cardroom.language import said
 from games.words import sentence_of
 
 

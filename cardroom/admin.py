@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.admin import ReadOnlyAdmin
+from accounts.language import said
 from accounts.models import Transfer
-from cardroom.language import said
 from cardroom.models import Hand, HandEvent, OperatorAction, Round, Seat, Table
 from cardroom.responsible.models import Exclusion, LimitChange, PlayerLimits
 from cardroom.responsible.terms import limit_value_words

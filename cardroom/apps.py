@@ -8,8 +8,10 @@ class CardroomConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from cardroom import roles
-        from cardroom.tables.timestamps import use_compiled_loader
+        from cardroom.audit import roles
+        from cardroom.responsible import checks
+        from cardroom.storage.timestamps import use_compiled_loader
 
         roles.connect()
+        checks.connect()
         connection_created.connect(use_compiled_loader, dispatch_uid="cardroom-timestamps")

@@ -19,10 +19,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from cardroom.heap import settle_heap  # noqa: E402
+from cardroom.realtime.admission import HandshakeAdmission  # noqa: E402
+from cardroom.realtime.auth import session_and_token_auth  # noqa: E402  (needs Django set up)
+from cardroom.realtime.broadcast import ServerLoop  # noqa: E402
 from cardroom.routing import websocket_urlpatterns  # noqa: E402
-from cardroom.tables.admission import HandshakeAdmission  # noqa: E402
-from cardroom.tables.auth import session_and_token_auth  # noqa: E402  (needs Django set up)
-from cardroom.tables.broadcast import ServerLoop  # noqa: E402
 from games.guts.showdown import warm  # noqa: E402
 
 # The games' evaluators, built as the server starts (about a tenth of a second) rather than in
@@ -33,7 +33,7 @@ if settings.CARDROOM_CLOCK_IN_PROCESS:
     # The embedded default runs the clock inside the server process (docs/architecture.md).
     import atexit
 
-    from cardroom.tables.clock import ClockThread
+    from cardroom.clock.clock import ClockThread
 
     _clock = ClockThread()
     _clock.start()
@@ -49,7 +49,7 @@ application = ServerLoop(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            # Actions in hand first, then new sockets (cardroom/tables/admission.py).
+            # Actions in hand first, then new sockets (cardroom/realtime/admission.py).
             "websocket": HandshakeAdmission(
                 AllowedHostsOriginValidator(
                     session_and_token_auth(URLRouter(websocket_urlpatterns))

@@ -257,9 +257,10 @@ class TableAction(models.Model):
     """The journal: every action applied to a table's game, in order, as it was applied.
 
     Replaying a table's journal through the games package from its first entry must give the
-    table's state and every hand's recorded result (cardroom.tables.replay). Deals carry their deck,
-    so the journal is for auditors only. ``restore`` entries set the state outright: the table's
-    first state, a void's return to the last point between hands, new timers.
+    table's state and every hand's recorded result (cardroom.history.journal_audit). Deals
+    carry their deck, so the journal is for auditors only. ``restore`` entries set the state
+    outright: the table's first state, a void's return to the last point between hands, new
+    timers.
     """
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="journal")

@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import path
 
-from cardroom.tables import consumers
+from cardroom.realtime import consumers
 
 websocket_urlpatterns: list[Any] = [
     path("ws/tables/<int:table_id>/", consumers.TablePageConsumer.as_asgi()),
@@ -15,8 +15,8 @@ websocket_urlpatterns: list[Any] = [
 ]
 
 if settings.CARDROOM_BENCH:
-    # The load script's bare broadcast (cardroom/tables/bench.py): unauthenticated, so it exists
+    # The load script's bare broadcast (cardroom/realtime/bench.py): unauthenticated, so it exists
     # only on servers started with CARDROOM_BENCH=1, never by default.
-    from cardroom.tables.bench import BroadcastConsumer
+    from cardroom.realtime.bench import BroadcastConsumer
 
     websocket_urlpatterns.append(path("ws/bench/broadcast/", BroadcastConsumer.as_asgi()))

@@ -204,7 +204,7 @@ else:
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 _REDIS_LAYERS = {
-    "pubsub": "cardroom.tables.pubsub_layer.RedisPubSubLayer",
+    "pubsub": "cardroom.realtime.pubsub_layer.RedisPubSubLayer",
     "lists": "channels_redis.core.RedisChannelLayer",
 }
 _redis_layer = envstr("CARDROOM_REDIS_LAYER", "pubsub")
@@ -236,7 +236,7 @@ if REDIS_URL:
                         "socket_connect_timeout": 5,
                         "health_check_interval": 15,
                         # redis-py 8 caps a pool at 100 connections by default; the sends
-                        # are bounded (cardroom/tables/broadcast.py) and the sockets' own
+                        # are bounded (cardroom/realtime/broadcast.py) and the sockets' own
                         # group changes come on top, so a busy process gets headroom.
                         "max_connections": 400,
                     }
@@ -245,7 +245,7 @@ if REDIS_URL:
                 # capacity (100) fills at a busy moment of a few dozen tables: pushes were
                 # dropped ("over capacity") and clients had to sync. Messages still expire.
                 # The pub/sub layer keeps a queue per socket in the process, each of this
-                # many messages, the oldest dropped for a new one (cardroom/tables/overflow.py):
+                # many messages, the oldest dropped for a new one (cardroom/realtime/overflow.py):
                 # a socket 100 versions behind needs only the newest, and each may hold a
                 # snapshot, so its bound is what a socket that stopped reading may cost.
                 "capacity": 5000 if _redis_layer == "lists" else 100,
@@ -256,7 +256,7 @@ if REDIS_URL:
     }
 else:
     # Channels' in-memory layer, less its per-message deep copy and scans (its docstring).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "cardroom.tables.layer.ProcessChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "cardroom.realtime.layer.ProcessChannelLayer"}}
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -298,7 +298,7 @@ AXES_VERBOSE = False
 # Two-factor (accounts/two_factor.py): the name authenticator apps show beside the code.
 OTP_TOTP_ISSUER = "Cardroom"
 # The account page's API tokens, kept by the table sockets (accounts/api_tokens.py).
-ACCOUNTS_API_TOKENS = "cardroom.tables.auth.API_TOKENS"
+ACCOUNTS_API_TOKENS = "cardroom.realtime.auth.API_TOKENS"
 
 # E-mail (password resets): printed on the console, unless EMAIL_HOST names an SMTP server.
 EMAIL_HOST = envstr("EMAIL_HOST", "")
@@ -346,7 +346,8 @@ CARDROOM_WS_RATE_BURST = envint("CARDROOM_WS_RATE_BURST", 20)
 CARDROOM_WS_RATE_PER_SECOND = envint("CARDROOM_WS_RATE_PER_SECOND", 10)
 # The clock: in the server process on the embedded default; `runclock` runs it alone.
 CARDROOM_CLOCK_IN_PROCESS = envbool("CARDROOM_CLOCK_IN_PROCESS", not TESTING)
-# The load script's bare broadcast route (cardroom/tables/bench.py), for the servers it starts only.
+# The load script's bare broadcast route (cardroom/realtime/bench.py), for the servers it
+# starts only.
 CARDROOM_BENCH = envbool("CARDROOM_BENCH", False)
 
 LOGGING = {

@@ -3,10 +3,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from cardroom import howto, past_hands, views
+from cardroom import views
 from cardroom.audit import export as audit_export
 from cardroom.audit import views as audit_views
+from cardroom.history import past_hands
 from cardroom.operators import views as operator_views
+from cardroom.presentation import howto
 from cardroom.responsible import views as responsible_views
 from cardroom.stats import views as stats_views
 from cardroom.waitlist import views as waitlist_views
@@ -32,8 +34,8 @@ urlpatterns = [
         waitlist_views.wait_list_leave_view,
         name="wait-list-leave",
     ),
-    # Past hands (cardroom/past_hands.py): the replayer, a player's hands and their downloads,
-    # and the auditors' export (under the admin, before its own URLs).
+    # Past hands (cardroom/history/past_hands.py): the replayer, a player's hands and their
+    # downloads, and the auditors' export (under the admin, before its own URLs).
     path(
         "tables/<int:table_id>/hands/<int:number>/replay/",
         past_hands.hand_replay_page,

@@ -12,12 +12,12 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from accounts.models import User
+from cardroom.history.history import hand_history
 from cardroom.models import Game, Hand, Table, TableStatus
 from cardroom.presentation.house_rules import house_rules
 from cardroom.presentation.pages import table_page_context
 from cardroom.presentation.payment_words import payment_words
-from cardroom.tables.history import hand_history
-from cardroom.tables.payments import hand_payments
+from cardroom.storage.payments import hand_payments
 from cardroom.waitlist.services import Place, places_by_table
 from cardroom.waitlist.views import panel_context
 

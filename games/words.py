@@ -2,7 +2,7 @@
 
 The rules refuse actions in words ("the least you may sit down with is $1.00"). The games
 package knows no language but English, so a sentence carries its template and its values: its
-text is the English, and the site (cardroom/language.py) says it again in the player's language
+text is the English, and the site (accounts/language.py) says it again in the player's language
 from the same template, which ``makemessages`` extracts by the keyword ``words``.
 
 Values are formatted when the sentence is said: ``Money`` as dollars, a nested ``Sentence`` in

@@ -57,7 +57,12 @@ def _lines(pattern: re.Pattern[str], *, markdown: bool | None = None) -> Iterato
 
 def test_the_scan_reads_the_projects_files() -> None:
     found = {path.relative_to(ROOT).as_posix() for path in _files()}
-    assert {"README.md", "cardroom/howto.py", "templates/base.html", "games/ruff.toml"} <= found
+    assert {
+        "README.md",
+        "cardroom/presentation/howto.py",
+        "templates/base.html",
+        "games/ruff.toml",
+    } <= found
     assert not any(path.startswith(".venv/") for path in found)
 
 

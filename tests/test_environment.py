@@ -26,7 +26,7 @@ def test_database_is_the_one_configured():
 
 def test_channel_layer_is_the_one_configured_and_delivers():
     layer = get_channel_layer()
-    # The embedded default: Channels' in-memory layer, made cheaper (cardroom/tables/layer.py).
+    # The embedded default: Channels' in-memory layer, made cheaper (cardroom/realtime/layer.py).
     redis = {"pubsub": "RedisPubSubLayer", "lists": "RedisChannelLayer"}
     expected = (
         redis[os.environ.get("CARDROOM_REDIS_LAYER", "pubsub")]

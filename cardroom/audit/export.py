@@ -16,11 +16,11 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.language import said
 from cardroom.audit.views import _context, auditor_only
-from cardroom.language import said
+from cardroom.history.export import Period, hand_records, hands_between, language_for
+from cardroom.history.past_hands import FORMATS, streamed
 from cardroom.models import Table
-from cardroom.past_hands import FORMATS, streamed
-from cardroom.tables.export import Period, hand_records, hands_between, language_for
 from games.words import sentence_of
 
 __all__ = ["hands_export"]

@@ -17,7 +17,7 @@ from django.db import transaction
 from accounts.models import User
 from cardroom.models import Hand, OperatorAction, OperatorActionKind, Seat, Table, TableStatus
 from cardroom.operators import control
-from cardroom.tables.broadcast import broadcast_on_commit
+from cardroom.realtime.broadcast import broadcast_on_commit
 from cardroom.tables.engines import engine_for
 from cardroom.tables.runtime import journal_restore, table_apply, table_create
 from games.engine import ConfigError, IllegalAction

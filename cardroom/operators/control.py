@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.ledger import Posting, ledger_post
 from accounts.models import Transfer, TransferKind
 from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
-from cardroom.tables.broadcast import broadcast_on_commit
+from cardroom.realtime.broadcast import broadcast_on_commit
 from cardroom.tables.engines import engine_for
 from cardroom.tables.runtime import Outcome, journal_restore, locked_table, moment_of, settle
 from games.engine import IllegalAction

@@ -20,8 +20,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from accounts.language import said
 from accounts.money import format_cents
-from cardroom.language import said
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.names import family_name, preset_name
 from cardroom.tables.engines import PACKAGES, engine_for

@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.language import said
 from accounts.models import User
-from cardroom.language import said
 from cardroom.models import Game, OperatorAction, Seat, Table, TableStatus
 from cardroom.operators import (
     operator_table_create,

@@ -1,7 +1,8 @@
 """How a table looks to one viewer: the game's view turned into what the templates draw.
 
 Only the game's view (``cardroom.tables.selectors.table_state``) is read here, so a page can show no
-more than the JSON protocol would: hidden cards are simply not in the input.
+more than the JSON protocol would: hidden cards are simply not in the input. The "How to play"
+pages (``howto``) serve the rules in docs/rules/.
 """
 
 from __future__ import annotations

@@ -23,9 +23,11 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.money import format_cents
+from cardroom.models import Table
 from cardroom.presentation import CardFace, _buttons, translated
 from cardroom.presentation.event_words import foul_words
 from cardroom.presentation.hand_words import hand_name
+from cardroom.tables.selectors import seat_of
 from games.cards import Card, parse_cards
 from games.chinese_poker import GAME, NATURAL_VALUES, find_natural
 from games.engine import IllegalAction
@@ -316,9 +318,6 @@ def describe(state: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
 def chinese_suggestion(*, table_id: int, user_id: int) -> dict[str, Any]:
     """The solver's rows for the hand ``user_id`` is setting at the table: their own cards
     only (IllegalAction when they have no hand being set)."""
-    from cardroom.models import Table
-    from cardroom.tables.selectors import seat_of
-
     table = Table.objects.get(pk=table_id)
     if table.game != "chinese_poker":
         raise IllegalAction(words("suggestions are for Chinese Poker hands"))

@@ -14,12 +14,12 @@ from django.utils.translation import gettext
 from accounts.models import TransferKind, User
 from accounts.money import format_cents
 from accounts.selectors import bankroll_balance
-from cardroom.howto import GAME_PAGES
 from cardroom.models import Table
 from cardroom.presentation import describe_table
 from cardroom.presentation.house_rules import house_rules
+from cardroom.presentation.howto import GAME_PAGES
 from cardroom.presentation.payment_words import payments_said
-from cardroom.tables.selectors import SUMMARIES
+from cardroom.tables.hand_log import SUMMARIES
 from cardroom.tables.snapshots import snapshot_from_db, state_frame, table_from
 
 __all__ = ["page_context", "result_banner", "table_page_context"]

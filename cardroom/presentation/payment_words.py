@@ -1,7 +1,7 @@
 """A hand's payments in words, in the reader's language: "ann antes $1.00", "dana pays ann
 $3.00", "ann gets $0.75 back from the pot".
 
-The payments come as JSON (cardroom/tables/payments.py), the same for every reader; each kind
+The payments come as JSON (cardroom/storage/payments.py), the same for every reader; each kind
 of transfer has its sentence, and a kind without one (added later) is said generically with the
 kind's name, so no payment goes unsaid. Amounts are the project's money (accounts/money.py).
 """

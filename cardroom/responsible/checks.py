@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from accounts.ledger import LedgerError
 from accounts.models import User
+from accounts.services import reload_requested
 from cardroom.models import Seat
 from cardroom.responsible.limits import apply_due_changes
 from cardroom.responsible.models import (
@@ -50,12 +51,14 @@ from cardroom.responsible.usage import (
     usage_of,
     window_entries,
 )
+from cardroom.storage.rows import rows_where
 from cardroom.tables.places import transfer_kind
 from games.engine import IllegalAction
 from games.words import Money, Sentence, words
 
 __all__ = [
     "GUARDED",
+    "connect",
     "exclusion_refusal",
     "guard_stake",
     "limits_row",
@@ -82,7 +85,7 @@ def limits_row(user: User) -> PlayerLimits | None:
 
 def exclusion_refusal(row: PlayerLimits | None, now: datetime) -> Sentence | None:
     """Why an excluded player may not play, or None: a sentence of the rules (games.words),
-    which a page says with ``cardroom.language.said``."""
+    which a page says with ``accounts.language.said``."""
     if row is None or not row.excluded(now):
         return None
     until = row.excluded_until
@@ -137,6 +140,16 @@ def reload_refusal(*, user: User, now: datetime) -> None:
             date=date_words(until),
         )
     )
+
+
+def _refuse_reload_while_excluded(sender: Any, *, user: User, now: datetime, **_: Any) -> None:
+    reload_refusal(user=user, now=now)
+
+
+def connect() -> None:
+    """Called once from the app's ``ready``: the cashier asks ``reload_refusal`` before each
+    reload (connected there, not in the models, so that the models import no checks)."""
+    reload_requested.connect(_refuse_reload_while_excluded, dispatch_uid="responsible-reload")
 
 
 def _moved(events: Iterable[Any], source: str | None, target: str | None) -> int:
@@ -214,8 +227,6 @@ def guard_stake(
 
 def _limits_of_new_player(user_id: int) -> PlayerLimits | None:
     """The limits of a player taking a seat (a hand-written read: every sit makes it)."""
-    from cardroom.tables.rows import rows_where
-
     rows = rows_where(PlayerLimits, "user_id", user_id)
     return rows[0] if rows and isinstance(rows[0], PlayerLimits) else None
 

@@ -9,8 +9,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.language import said
 from accounts.money import format_cents
-from cardroom.language import said
 from cardroom.presentation import cents_from_dollars
 from cardroom.responsible.models import BUY_IN_LIMITS, LOSS_LIMITS, LimitName, PlayerLimits
 from cardroom.responsible.terms import (

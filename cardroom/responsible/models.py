@@ -188,19 +188,3 @@ class Exclusion(models.Model):
     def liftable(self, now: datetime) -> bool:
         """The house may lift a self-exclusion only once its period is over."""
         return self.kind == ExclusionKind.SELF_EXCLUSION and self.lifted is None and now >= self.end
-
-
-def _refuse_reload_while_excluded(sender: Any, *, user: Any, now: datetime, **_: Any) -> None:
-    # Imported here: this module is loaded while the app registry is still being built.
-    from cardroom.responsible.checks import reload_refusal
-
-    reload_refusal(user=user, now=now)
-
-
-def _connect() -> None:
-    from accounts.services import reload_requested
-
-    reload_requested.connect(_refuse_reload_while_excluded, dispatch_uid="responsible-reload")
-
-
-_connect()

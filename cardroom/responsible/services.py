@@ -4,7 +4,7 @@ An exclusion is recorded and committed first, with the player's seats flagged to
 each of their tables is asked to stand them up at once where they have nothing in the hand in
 play (each table in its own transaction, after the exclusion's: never the player's row and a
 table's lock held together the other way round from the runtime). A table another process runs
-sees the flag at its next action, or the clock's sweep does it (cardroom/tables/clock.py).
+sees the flag at its next action, or the clock's sweep does it (cardroom/clock/clock.py).
 The limits themselves are changed in cardroom/responsible/limits.py.
 """
 

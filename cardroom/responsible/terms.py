@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 
 from django.utils.translation import gettext as _
 
+from accounts.language import said
 from accounts.money import format_cents
-from cardroom.language import said
 from games.words import Sentence, words
 
 __all__ = [
@@ -70,7 +70,7 @@ def date_words(moment: datetime) -> str:
 def duration_words(minutes: int) -> Sentence:
     """Minutes in hours and minutes, as people say them: a sentence of the rules
     (games.words), so the refusals that name a duration say it in the reader's language, and a
-    page says it with ``cardroom.language.said``.
+    page says it with ``accounts.language.said``.
 
     >>> duration_words(120), duration_words(90), duration_words(45), duration_words(61)
     ('2 hours', '1 hour 30 minutes', '45 minutes', '1 hour 1 minute')

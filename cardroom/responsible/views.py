@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.language import said
 from accounts.models import User
 from accounts.money import format_cents
-from cardroom.language import said
 from cardroom.responsible.forms import (
     SELF_EXCLUSION_CHOICES,
     TIME_OUT_CHOICES,

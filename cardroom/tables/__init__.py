@@ -1,2 +1,2 @@
-"""The live tables: the runtime that changes them, the clock, the sockets and their protocol,
-the snapshots pushed with each version, presence, hand histories and the journal's replay."""
+"""The live tables: the runtime that changes them, the game engines, the snapshots pushed with
+each version (with the log of recent hands) and the runtime's hand-written reads and writes."""

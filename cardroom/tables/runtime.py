@@ -22,6 +22,7 @@ from django.utils import timezone, translation
 
 from accounts.ledger import LedgerError, Posting, ledger_post
 from accounts.models import User
+from accounts.sql.writes import Writes, insert_returning
 from cardroom.models import (
     Hand,
     HandEvent,
@@ -31,13 +32,9 @@ from cardroom.models import (
     TableAction,
     TableStatus,
 )
+from cardroom.realtime.broadcast import broadcast_on_commit
 from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_at_rest
-from cardroom.tables.broadcast import broadcast_on_commit
-from cardroom.tables.engines import Engine, engine_for
-from cardroom.tables.freshness import LEASE
-from cardroom.tables.places import account_code, transfer_kind
-from cardroom.tables.pot_payers import pot_returns
-from cardroom.tables.rows import (
+from cardroom.storage.rows import (
     bankroll_balances,
     due_table_and_seats_locked,
     hand_numbering,
@@ -46,9 +43,13 @@ from cardroom.tables.rows import (
     table_and_seats_locked,
     table_row_locked,
 )
-from cardroom.tables.selectors import recent_hands
+from cardroom.tables.engines import Engine, engine_for
+from cardroom.tables.hand_log import recent_hands
+from cardroom.tables.places import account_code, transfer_kind
+from cardroom.tables.pot_payers import pot_returns
+from cardroom.tables.presence import LEASE
+from cardroom.tables.readers import event_readers
 from cardroom.tables.snapshots import commitment_of, table_snapshot
-from cardroom.tables.writes import Writes, insert_returning
 from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
@@ -483,7 +484,7 @@ def settle(
         # start now, so every chip of it is recorded against it.
         hand = _open_hand(table)
     version = table.version + 1
-    # The rows that read nothing back go together at the end (cardroom/tables/writes.py).
+    # The rows that read nothing back go together at the end (accounts/sql/writes.py).
     writes = Writes()
     _post_money(table, version, recorded, users, hand)
     _record_events(table, version, recorded, now, hand, users, writes)
@@ -809,8 +810,6 @@ def _record_events(
     """Append ``events`` to the history; a private one names its readers by user, from who
     sits where now (``users``), so a later occupant of its seat never reads it, nor it theirs.
     The rows are written with ``writes``."""
-    from cardroom.tables.history import event_readers
-
     if not events:
         return
     seq = table.last_event_seq

@@ -4,26 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_noop
+from cardroom.models import Seat, Table
+from cardroom.tables.snapshots import snapshot_from_db, state_frame
 
-from cardroom.models import Hand, Seat, Table
-from cardroom.tables.payments import payments_json, seat_finder
-from cardroom.tables.rows import finished_hands_paid, seats_since
-
-__all__ = ["SUMMARIES", "seat_of", "table_state"]
-
-#: What a hand without a winner came to, by key. The snapshot that carries the table's log is
-#: made once for every viewer (in the runtime's thread, in English): it keeps the English
-#: ``summary`` and its ``summary_key``, and each page says the sentence in its reader's language
-#: (cardroom/presentation/pages.py).
-SUMMARIES = {
-    "void": gettext_noop("voided by the house: every stake was returned"),
-    "not_dealt": gettext_noop("not dealt: the antes were returned"),
-    "bets_returned": gettext_noop("every bet was returned"),
-    "all_square": gettext_noop("all square: no units changed hands"),
-    "pot_carries": gettext_noop("nobody stayed In; the pot carries"),
-    "pot_returned": gettext_noop("the table stopped: the pot went back to those who paid in"),
-}
+__all__ = ["seat_of", "table_state"]
 
 
 def seat_of(*, table: Table, user_id: int | None) -> int | None:
@@ -42,87 +26,4 @@ def table_state(*, table: Table, user_id: int | None) -> dict[str, Any]:
 
     The game's view is the only source of cards, so nothing hidden can reach the viewer.
     """
-    from cardroom.tables.snapshots import snapshot_from_db, state_frame
-
     return state_frame(snapshot_from_db(table), user_id)
-
-
-def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
-    """The table's last few finished hands, for the log: number, pot, rake, who won what and
-    ``payments``: every payment of the hand as the ledger recorded it, over all its stages
-    (cardroom/tables/payments.py)."""
-    # Hand-written reads (cardroom/tables/rows.py): every showdown and every socket's first
-    # frame build this log. A hand's deck and commitment leaves, the bulk of its row, are not
-    # read; nor are the seats from before these hands. The transfers come with the hands.
-    paid = finished_hands_paid(table.pk, limit)
-    hands = [hand for hand, _ in paid]
-    seats = seats_since(table.pk, min(hand.started for hand in hands)) if hands else []
-    rows = []
-    for hand, movements in paid:
-        result = hand.result or {}
-
-        def name(number: int, hand: Any = hand) -> str:
-            for seat in seats:
-                sat_then = seat.joined <= hand.ended and (
-                    seat.left is None or seat.left >= hand.started
-                )
-                if seat.number == number and sat_then:
-                    return seat.user.public_name
-            return f"seat {number}"
-
-        winners = [
-            {"player": name(pair[0]), "amount": pair[1]}
-            for pair in result.get("winners", [])
-            if isinstance(pair, (list, tuple)) and len(pair) == 2
-        ]
-        owed = [
-            {"player": name(pair[0]), "amount": pair[1]}
-            for pair in result.get("owed", [])
-            if isinstance(pair, (list, tuple)) and len(pair) == 2
-        ]
-        # Three Card Poker: each seat's net against the house; Chinese Poker: net units.
-        nets = [
-            {"player": name(item["seat"]), "amount": item["net"]}
-            for item in result.get("results", [])
-            if isinstance(item, dict) and item.get("net")
-        ]
-        units = [
-            {"player": name(int(seat)), "units": value}
-            for seat, value in (result.get("units") or {}).items()
-            if value
-        ]
-        summary = _no_winner(table.game, hand, result)
-        rows.append(
-            {
-                "nets": nets,
-                "units": units,
-                "owed": owed,
-                "number": hand.number,
-                "root": hand.commitment_root,
-                "pot": result.get("pot", 0),
-                "rake": result.get("rake", 0),
-                "winners": winners,
-                "void": bool(hand.void_reason),
-                "summary": SUMMARIES[summary],
-                "summary_key": summary,
-                "payments": payments_json(movements, seat_finder(hand, seats)),
-            }
-        )
-    return rows
-
-
-def _no_winner(game: str, hand: Hand, result: dict[str, Any]) -> str:
-    """What a hand without a winner came to, in the game's own terms, as a key of
-    ``SUMMARIES`` (shown when nobody won: "the pot carries" is true of Guts only, and never of
-    a void, whose stakes went back)."""
-    if hand.void_reason:
-        return "void"
-    if result.get("type") == "hand_not_dealt":
-        return "not_dealt"
-    if result.get("type") == "pot_returned":
-        return "pot_returned"
-    if game == "three_card_poker":
-        return "bets_returned"
-    if game == "chinese_poker":
-        return "all_square"
-    return "pot_carries"

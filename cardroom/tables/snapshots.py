@@ -18,7 +18,9 @@ from threading import Lock
 from typing import Any
 
 from cardroom.models import Hand, Table
+from cardroom.storage.rows import open_commitment, seats_online
 from cardroom.tables.engines import engine_for
+from cardroom.tables.hand_log import recent_hands
 
 __all__ = ["snapshot_from_db", "state_frame", "table_from", "table_snapshot"]
 
@@ -58,9 +60,6 @@ def table_snapshot(
 
 def snapshot_from_db(table: Table) -> dict[str, Any]:
     """The snapshot of ``table`` as the database holds it (a connection's first frame, sync)."""
-    from cardroom.tables.rows import open_commitment, seats_online
-    from cardroom.tables.selectors import recent_hands
-
     return table_snapshot(
         table,
         seats_online(table.pk),

@@ -19,10 +19,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.language import said
 from accounts.models import User
-from cardroom.language import said
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.responsible.checks import exclusion_refusal, limits_row
+from cardroom.storage.rows import rows_where
 from cardroom.tables.engines import engine_for
 from cardroom.waitlist.models import WaitingPlayer
 from games.words import Sentence, words
@@ -188,8 +189,6 @@ def _offer_seats(table_id: int, now: datetime) -> int:
 def sit_refusal(table: Table, user: User, free: list[int], now: datetime) -> Sentence | None:
     """Why ``user`` may not take a free seat now (the line is ahead of them), or None; takes
     them out of the line when they may. Called by the runtime under the table's lock."""
-    from cardroom.tables.rows import rows_where
-
     # Hand-written: read on every sit, where the ORM's building of the query cost more than
     # the database's answer (usually: nobody waits).
     line: list[Any] = [

@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.lockouts import BEARER
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from tests.accounts.sockets import a_table, open_socket
 from tests.conftest import login_with_two_factor
 

@@ -1,5 +1,5 @@
 """The account page's sessions and API tokens (accounts/login_sessions.py,
-cardroom/tables/auth.py): each logged-in browser listed and ended; tokens named, made once,
+cardroom/realtime/auth.py): each logged-in browser listed and ended; tokens named, made once,
 expiring, revoked, and a revoked token's sockets refused and closed."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.models import LoginSession
 from cardroom.models import ApiToken
-from cardroom.tables.auth import token_create, token_revoke, token_user
+from cardroom.realtime.auth import token_create, token_revoke, token_user
 from tests.accounts.sockets import a_table, open_socket
 
 pytestmark = pytest.mark.django_db

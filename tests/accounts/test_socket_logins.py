@@ -1,4 +1,4 @@
-"""A table socket's login is asked again before each frame it sends (cardroom/tables/logins.py):
+"""A table socket's login is asked again before each frame it sends (cardroom/realtime/logins.py):
 an ended session, a revoked or run-out token and a deactivated account are refused with 4401
 even when no message about them arrives, and nothing changes at the table or in the ledger.
 
@@ -21,9 +21,9 @@ from django.utils import timezone
 from accounts.models import LoginSession, User
 from accounts.selectors import bankroll_balance
 from cardroom.models import ApiToken, Seat
-from cardroom.tables import freshness, logins
-from cardroom.tables.auth import token_create, token_revoke
-from cardroom.tables.consumers import _TableConsumer
+from cardroom.realtime import freshness, logins
+from cardroom.realtime.auth import token_create, token_revoke
+from cardroom.realtime.consumers import _TableConsumer
 from tests.accounts.sockets import a_table, open_socket, session_cookie
 from tests.accounts.test_sessions_and_tokens import log_in
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from tests.accounts.sockets import a_table, open_socket, session_cookie
 from tests.conftest import login_with_two_factor, totp_code
 

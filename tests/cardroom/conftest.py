@@ -32,8 +32,8 @@ def every_table_replays(request):
         "django_db"
     ):
         return
+    from cardroom.history.journal_audit import table_replay
     from cardroom.models import Table
-    from cardroom.tables.replay import table_replay
 
     failures = [r for r in (table_replay(table=t) for t in Table.objects.all()) if not r.ok]
     assert not failures, failures

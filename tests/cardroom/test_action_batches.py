@@ -1,4 +1,4 @@
-"""Several players' actions at one table applied together (cardroom/tables/queue.py).
+"""Several players' actions at one table applied together (cardroom/realtime/queue.py).
 
 A batch must be indistinguishable from the same actions applied one by one: a version each,
 the same journal, ledger and history; a refused action undoes only itself.
@@ -15,8 +15,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Account, AccountKind, Transfer
+from cardroom.history.journal_audit import table_replay
 from cardroom.models import HandEvent, Seat, Table, TableAction
-from cardroom.tables.replay import table_replay
 from cardroom.tables.runtime import (
     Outcome,
     table_act,
@@ -174,7 +174,7 @@ def test_the_table_is_locked_and_its_seats_read_once_per_batch(make_player):
 
     def reads(captured: CaptureQueriesContext) -> list[str]:
         """The statements that read the table or its seats (on PostgreSQL one text reads
-        both, as prepared statements: cardroom/tables/rows.py, table_and_seats_locked)."""
+        both, as prepared statements: cardroom/storage/rows.py, table_and_seats_locked)."""
         return [sql for sql in counted(captured) if (sql.startswith("SELECT")
                 and ('FROM "cardroom_table"' in sql or 'FROM "cardroom_seat"' in sql))
                 or "EXECUTE cardroom_table_locked_" in sql]  # fmt: skip
@@ -194,13 +194,13 @@ def test_the_table_is_locked_and_its_seats_read_once_per_batch(make_player):
 async def test_actions_arriving_while_their_table_is_busy_go_as_one_batch(make_player, monkeypatch):
     from asgiref.sync import sync_to_async
 
-    import cardroom.tables.queue
-    from cardroom.tables.queue import submit
+    import cardroom.realtime.queue
+    from cardroom.realtime.queue import submit
 
     players = [await sync_to_async(make_player)(f"q{n}") for n in range(4)]
     table = await sync_to_async(survivor)(players)
     sizes: list[int] = []
-    real = cardroom.tables.queue.table_act_many
+    real = cardroom.realtime.queue.table_act_many
     release = threading.Event()
 
     threads: list[str] = []
@@ -211,7 +211,7 @@ async def test_actions_arriving_while_their_table_is_busy_go_as_one_batch(make_p
         release.wait(5)  # the first batch is held until the others have arrived
         return real(**kwargs)
 
-    monkeypatch.setattr(cardroom.tables.queue, "table_act_many", recorded)
+    monkeypatch.setattr(cardroom.realtime.queue, "table_act_many", recorded)
 
     def ante(player) -> asyncio.Task:
         return asyncio.ensure_future(

@@ -1,4 +1,4 @@
-"""New sockets wait, a bounded time, for the actions in hand (cardroom/tables/admission.py).
+"""New sockets wait, a bounded time, for the actions in hand (cardroom/realtime/admission.py).
 
 The table's work is replaced by a function held on a threading event, so each test decides
 when the action in hand is answered. No table is read, but the queue's thread still tidies its
@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-import cardroom.tables.admission
-import cardroom.tables.queue
-from cardroom.tables.admission import HandshakeAdmission
-from cardroom.tables.queue import actions_quiet, submit
+import cardroom.realtime.admission
+import cardroom.realtime.queue
+from cardroom.realtime.admission import HandshakeAdmission
+from cardroom.realtime.queue import actions_quiet, submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ def held(monkeypatch) -> threading.Event:
         release.wait(5)
         return ["applied"] * len(requests)
 
-    monkeypatch.setattr(cardroom.tables.queue, "table_act_many", applied)
+    monkeypatch.setattr(cardroom.realtime.queue, "table_act_many", applied)
     yield release
     release.set()  # a failing test leaves no thread waiting
 
@@ -43,7 +43,7 @@ def action() -> asyncio.Task:
 
 async def in_hand(monkeypatch, bound: float) -> asyncio.Task:
     """An action in hand, the handshakes' wait bounded at ``bound`` seconds."""
-    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", bound)
+    monkeypatch.setattr(cardroom.realtime.admission, "HANDSHAKE_WAIT_SECONDS", bound)
     sitting = action()
     await asyncio.sleep(0.02)
     return sitting
@@ -111,8 +111,8 @@ class Held(Inner):
 
 
 async def test_a_few_handshakes_at_a_time_each_place_freed_once_answered(monkeypatch):
-    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKES_AT_ONCE", 2)
-    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKE_WAIT_SECONDS", 5.0)
+    monkeypatch.setattr(cardroom.realtime.admission, "HANDSHAKES_AT_ONCE", 2)
+    monkeypatch.setattr(cardroom.realtime.admission, "HANDSHAKE_WAIT_SECONDS", 5.0)
     inner, sent = Held(), []
 
     async def send(message: dict[str, Any]) -> None:
@@ -137,7 +137,7 @@ async def test_a_few_handshakes_at_a_time_each_place_freed_once_answered(monkeyp
 
 
 async def test_a_handshake_cancelled_while_it_waits_gives_its_place_back(held, monkeypatch):
-    monkeypatch.setattr(cardroom.tables.admission, "HANDSHAKES_AT_ONCE", 1)
+    monkeypatch.setattr(cardroom.realtime.admission, "HANDSHAKES_AT_ONCE", 1)
     sitting = await in_hand(monkeypatch, 5.0)
     inner, gate = Inner(), HandshakeAdmission(Inner())
     waiting = asyncio.ensure_future(gate({"type": "websocket"}, None, None))

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 
 from cardroom.asgi import application
 from cardroom.models import Table
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -88,7 +88,7 @@ async def advance(table: Table) -> None:
     """Let the clock pass the table's deadline once."""
     from datetime import timedelta
 
-    from cardroom.tables.clock import clock_sweep
+    from cardroom.clock.clock import clock_sweep
 
     await table.arefresh_from_db()
     assert table.deadline is not None
@@ -236,7 +236,7 @@ async def test_acting_for_another_seat_gets_an_error_frame(table):
 
 async def test_a_player_who_reconnects_mid_hand_sees_their_cards_and_may_act(table):
     from cardroom.models import Seat
-    from cardroom.tables.auth import token_create
+    from cardroom.realtime.auth import token_create
 
     clients = await seat_three_and_deal(table)
     ann = clients[0]
@@ -312,7 +312,7 @@ async def test_no_message_takes_channels_hop(table, monkeypatch):
     """Channels sends every message through ``close_old_connections`` in its one sync thread
     first; the table consumers skip that hop for every message, on both databases (on SQLite
     that thread is the one writer, and a frame waited there behind the writes in hand:
-    cardroom/tables/consumers.py)."""
+    cardroom/realtime/consumers.py)."""
     from channels.consumer import AsyncConsumer
 
     hopped: list[str] = []

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from cardroom.bots import THINK_RANGE, bot_decision, bots_sweep, think_seconds
+from cardroom.clock.bots import THINK_RANGE, bot_decision, bots_sweep, think_seconds
 from cardroom.models import Seat
 from cardroom.tables.runtime import table_create, table_timeout
 

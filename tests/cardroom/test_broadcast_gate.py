@@ -1,10 +1,10 @@
-"""Group sends handed to the server's loop are bounded (cardroom/tables/broadcast.py)."""
+"""Group sends handed to the server's loop are bounded (cardroom/realtime/broadcast.py)."""
 
 from __future__ import annotations
 
 import asyncio
 
-from cardroom.tables import broadcast
+from cardroom.realtime import broadcast
 
 
 class SlowLayer:

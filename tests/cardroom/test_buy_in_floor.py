@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from cardroom.language import said
+from accounts.language import said
 from cardroom.models import OperatorAction, Table
 from cardroom.presentation.house_rules import house_rules
 from cardroom.tables.runtime import table_create

@@ -21,7 +21,7 @@ from django.core.management import call_command
 from accounts.models import Transfer
 from cardroom.asgi import application
 from cardroom.models import Hand, Seat, Table
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
 from games.cards import DECK, Card, parse_cards
 from games.chinese_poker import best_arrangement
@@ -69,7 +69,7 @@ def table(db):
 
 async def advance(table: Table) -> None:
     """Let the clock pass the table's deadline once."""
-    from cardroom.tables.clock import clock_sweep
+    from cardroom.clock.clock import clock_sweep
 
     await table.arefresh_from_db()
     assert table.deadline is not None
@@ -338,7 +338,7 @@ async def test_the_page_board_sets_rows_asks_the_solver_and_shows_no_hidden_card
 
 
 async def test_house_bots_sit_and_set_their_hands_with_the_solver(db, fixed_deck):
-    from cardroom.bots import bots_sweep
+    from cardroom.clock.bots import bots_sweep
 
     fixed_deck([1, 0], {0: hand_of(ANN), 1: hand_of(BEN)})
     table = await sync_to_async(table_create)(

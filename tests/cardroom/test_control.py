@@ -106,7 +106,7 @@ def test_void_returns_exactly_what_was_committed_to_the_hand(survivor_table, sea
     voids = Transfer.objects.filter(kind="void", table_id=survivor_table.pk)
     assert sum(t.amount for t in voids) == 300
     # The table's log says the stakes went back, not that "the pot carries".
-    from cardroom.tables.selectors import recent_hands
+    from cardroom.tables.hand_log import recent_hands
 
     (logged,) = recent_hands(table=survivor_table)
     assert logged["summary"] == "voided by the house: every stake was returned"

@@ -18,8 +18,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardroom.models import Hand
-from cardroom.tables.export import (
+from cardroom.history.export import (
     SCHEMA,
     Period,
     hand_records,
@@ -27,7 +26,8 @@ from cardroom.tables.export import (
     hands_between,
     player_hands,
 )
-from cardroom.tables.history import hand_history
+from cardroom.history.history import hand_history
+from cardroom.models import Hand
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
 from tests.cardroom.test_history_privacy import PROPERTY, TABLES, Play, named_cards, play_and_check
 from tests.cardroom.test_replayer import HANDS, VARIANTS, played, survivor_hand

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from accounts.services import user_create
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
 from tests.live import _wait_for_its_connections_to_close, collect_static, start_daphne
 

@@ -19,11 +19,11 @@ from django.utils import translation
 
 from accounts.ledger import Posting, account_code, ledger_post
 from accounts.models import AccountKind, Transfer, TransferKind
+from cardroom.history.replayer import hand_replay
 from cardroom.models import Hand, Seat
 from cardroom.presentation.pages import table_page_context
-from cardroom.tables.replayer import hand_replay
+from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.runtime import table_act, table_create
-from cardroom.tables.selectors import recent_hands
 from games.deck import shuffled_deck
 from tests.cardroom.driving import to_declare
 

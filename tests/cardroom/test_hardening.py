@@ -12,8 +12,8 @@ from django.db import OperationalError
 from accounts.models import Transfer
 from cardroom.models import Table, TableAction
 from cardroom.presentation import cents_from_dollars
-from cardroom.tables.auth import token_create
-from cardroom.tables.protocol import MessageError, parse_message
+from cardroom.realtime.auth import token_create
+from cardroom.realtime.protocol import MessageError, parse_message
 from cardroom.tables.runtime import table_act
 from games.engine import IllegalAction
 from tests.cardroom.test_api_consumer import Client, make_clients
@@ -161,13 +161,13 @@ async def test_a_database_failure_mid_action_is_answered_as_not_applied(table, m
 
 
 async def test_an_unexpected_failure_is_answered_and_the_socket_stays_open(table, monkeypatch):
-    import cardroom.tables.queue
+    import cardroom.realtime.queue
 
     def broken(**kwargs):
         raise KeyError("a bug")
 
     (ann,) = await make_clients(table, ["ann"])
-    monkeypatch.setattr(cardroom.tables.queue, "table_act_many", broken)
+    monkeypatch.setattr(cardroom.realtime.queue, "table_act_many", broken)
     answer = await ann.act(kind="sit", buy_in=20_000)
     assert (answer["type"], answer["code"]) == ("error", "internal")
     assert "not applied" in answer["message"]

@@ -8,9 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from cardroom.history.history import hand_history
 from cardroom.models import Hand, HandEvent
 from cardroom.presentation.event_words import cards_words
-from cardroom.tables.history import hand_history
 from cardroom.tables.runtime import table_act
 from games.deck import Opening, verify_opening
 from games.events import BaseEvent, card_fields, event_cards

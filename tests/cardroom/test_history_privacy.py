@@ -26,10 +26,10 @@ from accounts.ledger import LedgerError
 from accounts.models import User
 from accounts.services import user_create
 from cardroom import migrations
+from cardroom.history.history import hand_history
+from cardroom.history.journal_audit import table_replay
 from cardroom.models import Hand, HandEvent, Seat, Table
 from cardroom.tables.engines import engine_for
-from cardroom.tables.history import hand_history
-from cardroom.tables.replay import table_replay
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 from games.cards import DECK
 from games.engine import IllegalAction

@@ -39,7 +39,7 @@ from accounts.models import Account, Transfer, User
 from accounts.services import user_create
 from cardroom.asgi import application
 from cardroom.models import HandEvent, Seat, Table, TableAction
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_act, table_create
 from games.cards import DECK, parse_cards
 from tests.cardroom.test_api_consumer import ORIGIN, Client, advance, make_clients

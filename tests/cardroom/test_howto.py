@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from cardroom.howto import GAME_PAGES, PAGES, RULES_DIR
 from cardroom.models import Game
+from cardroom.presentation.howto import GAME_PAGES, PAGES, RULES_DIR
 from cardroom.tables.runtime import table_create
 
 #: A table of each game, as an operator would open it.

@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
+from accounts.language import said
 from accounts.money import format_cents
 from accounts.selectors import bankroll_balance
-from cardroom.howto import RULES_DIR
-from cardroom.language import said
+from cardroom.presentation.howto import RULES_DIR
 from cardroom.tables.runtime import table_act
 from games.engine import IllegalAction
 from games.words import sentence_of
@@ -75,7 +75,7 @@ def test_the_cashier_shows_the_bankroll_in_the_locale(client, alice):
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_every_rules_page_is_translated_and_served(client, code):
-    from cardroom.howto import PAGES
+    from cardroom.presentation.howto import PAGES
 
     for page in PAGES:
         source = RULES_DIR / code / f"{page.slug}.md"

@@ -1,6 +1,6 @@
 """A socket that falls behind costs a bounded queue in the channel layer, whichever layer the
 settings chose (the process layer; the Redis pub/sub layer when REDIS_URL is set): its oldest
-messages are dropped, counted and logged at a bounded rate (cardroom/tables/overflow.py), and
+messages are dropped, counted and logged at a bounded rate (cardroom/realtime/overflow.py), and
 its client still ends on the table's current state, by the socket's own read after the gap and
 by ``sync``."""
 
@@ -17,9 +17,9 @@ from channels.layers import get_channel_layer
 
 from accounts.models import User
 from cardroom.models import Table
-from cardroom.tables import overflow
-from cardroom.tables.auth import token_create
-from cardroom.tables.consumers import _TableConsumer
+from cardroom.realtime import overflow
+from cardroom.realtime.auth import token_create
+from cardroom.realtime.consumers import _TableConsumer
 from cardroom.tables.runtime import table_act
 from tests.accounts.sockets import a_table, open_socket
 
@@ -32,7 +32,7 @@ def test_drops_are_counted_each_and_logged_at_most_once_a_period(monkeypatch, ca
     monkeypatch.setattr(overflow, "_logged_at", None)  # as in a process that never logged
     monkeypatch.setattr(overflow, "_unlogged", 0)
     before = overflow.overflow_count()
-    with caplog.at_level(logging.WARNING, logger="cardroom.tables.overflow"):
+    with caplog.at_level(logging.WARNING, logger="cardroom.realtime.overflow"):
         for _ in range(50):
             overflow.overflowed("specific.a")
         now[0] += overflow.LOG_EVERY_SECONDS - 0.1
@@ -143,7 +143,7 @@ async def test_a_version_after_a_gap_is_read_whole_and_the_next_one_built_from_i
 ):
     """A version the socket never got may have carried what later snapshots leave out (the
     recent hands, a bankroll): after a gap the socket reads the state from the database."""
-    from cardroom.tables import broadcast
+    from cardroom.realtime import broadcast
 
     lost = {2}
     real_send = broadcast.send_to_group

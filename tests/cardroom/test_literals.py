@@ -14,8 +14,8 @@ from psycopg.types.json import Jsonb
 from psycopg.types.numeric import Int2, Int4, Int8
 
 from accounts.models import TransferKind
-from cardroom.tables.literals import literal, literals
-from cardroom.tables.prepared import Prepared
+from accounts.sql.literals import literal, literals
+from accounts.sql.prepared import Prepared
 
 pytestmark = pytest.mark.django_db
 

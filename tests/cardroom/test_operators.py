@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Transfer
-from cardroom.bots import bots_sweep
+from cardroom.clock.bots import bots_sweep
 from cardroom.models import HandEvent, OperatorAction, Seat, Table
 from cardroom.operators import table_timers_change
 from cardroom.tables.runtime import table_act, table_create, table_timeout

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from accounts.services import user_create
 from cardroom.asgi import application
 from cardroom.models import HandEvent, Seat, Table
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from tests.cardroom.test_api_consumer import ORIGIN, advance
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

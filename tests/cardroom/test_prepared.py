@@ -1,5 +1,5 @@
 """The runtime's hand-written statements run as prepared statements of each PostgreSQL
-connection (cardroom/tables/prepared.py): prepared once, in the text of their first execute,
+connection (accounts/sql/prepared.py): prepared once, in the text of their first execute,
 executed after; after a failed text, prepared again from nothing. Elsewhere they run as
 before."""
 
@@ -9,11 +9,11 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from accounts.sql.prepared import Prepared, _numbered, statement_name
+from accounts.sql.writes import Writes
 from cardroom.models import HandEvent, Table, TableAction
-from cardroom.tables.prepared import Prepared, _numbered, statement_name
-from cardroom.tables.rows import table_and_seats_locked
+from cardroom.storage.rows import table_and_seats_locked
 from cardroom.tables.runtime import table_create
-from cardroom.tables.writes import Writes
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +113,7 @@ def test_the_clocks_claim_and_the_ledgers_lock_are_prepared_too(table, make_play
     from django.utils import timezone
 
     from accounts.ledger import Posting, cashier_account, ledger_post
-    from cardroom.tables.rows import due_table_and_seats_locked
+    from cardroom.storage.rows import due_table_and_seats_locked
 
     deadline = timezone.now()
     Table.objects.filter(pk=table.pk).update(deadline=deadline)
@@ -135,7 +135,7 @@ def test_the_clocks_claim_and_the_ledgers_lock_are_prepared_too(table, make_play
 def test_a_connection_not_seen_yet_starts_from_nothing(table):
     """A session a pooler hands on unreset may hold statements of its last client: the first
     text of a connection drops them all before it prepares its own."""
-    from cardroom.tables import prepared
+    from accounts.sql import prepared
 
     with connection.cursor() as cursor:
         if POSTGRES:

@@ -11,9 +11,9 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 
 from accounts.selectors import bankroll_balance
+from cardroom.clock.clock import presence_sweep
 from cardroom.models import Seat, Table
-from cardroom.tables.auth import token_user
-from cardroom.tables.clock import presence_sweep
+from cardroom.realtime.auth import token_user
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,7 @@ def test_seed_demo_is_safe_to_run_twice():
 def test_the_clock_sleeps_until_the_next_deadline_but_polls_at_least_every_200_ms(
     survivor_table, seated
 ):
-    from cardroom.tables.clock import POLL_SECONDS, ClockThread
+    from cardroom.clock.clock import POLL_SECONDS, ClockThread
 
     clock = ClockThread()
     Table.objects.update(deadline=timezone.now() + timedelta(seconds=0.1))

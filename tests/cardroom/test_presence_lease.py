@@ -17,9 +17,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
+from cardroom.clock.clock import presence_sweep
 from cardroom.models import Seat
-from cardroom.tables import freshness
-from cardroom.tables.clock import presence_sweep
+from cardroom.realtime import freshness
 from cardroom.tables.runtime import table_act
 
 
@@ -56,9 +56,9 @@ def test_a_renewed_lease_keeps_a_connected_player_in(survivor_table, seated):
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_that_missed_a_push_is_repaired_and_its_lease_renewed(monkeypatch):
-    import cardroom.tables.broadcast
+    import cardroom.realtime.broadcast
     from accounts.services import user_create
-    from cardroom.tables.auth import token_create
+    from cardroom.realtime.auth import token_create
     from cardroom.tables.runtime import table_create
     from tests.cardroom.test_api_consumer import Client
 
@@ -72,7 +72,7 @@ async def test_a_socket_that_missed_a_push_is_repaired_and_its_lease_renewed(mon
     assert (await client.act(kind="sit", buy_in=20_000))["type"] == "ack"
     await client.drain(table)
     # Redis is away for a moment: the next version's push never arrives.
-    monkeypatch.setattr(cardroom.tables.broadcast, "send_to_group", lambda group, message: None)
+    monkeypatch.setattr(cardroom.realtime.broadcast, "send_to_group", lambda group, message: None)
     await sync_to_async(table_act)(
         table_id=table.pk, user=ben, action={"kind": "sit", "buy_in": 20_000}
     )
@@ -98,7 +98,7 @@ def test_a_silent_socket_stays_open_for_a_minute_on_redis():
     import websockets
 
     from accounts.services import user_create
-    from cardroom.tables.auth import token_create
+    from cardroom.realtime.auth import token_create
     from cardroom.tables.runtime import table_create
     from tests.live import live_server
 

@@ -1,4 +1,4 @@
-"""The embedded default's channel layer (cardroom/tables/layer.py) keeps Channels' contract."""
+"""The embedded default's channel layer (cardroom/realtime/layer.py) keeps Channels' contract."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import asyncio
 import pytest
 from channels.exceptions import ChannelFull
 
-from cardroom.tables.layer import ProcessChannelLayer
-from cardroom.tables.overflow import overflow_count
+from cardroom.realtime.layer import ProcessChannelLayer
+from cardroom.realtime.overflow import overflow_count
 
 
 async def test_a_group_message_reaches_every_member_with_its_snapshot_shared():

@@ -1,4 +1,4 @@
-"""The Redis pub/sub layer (cardroom/tables/pubsub_layer.py) on a real Redis.
+"""The Redis pub/sub layer (cardroom/realtime/pubsub_layer.py) on a real Redis.
 
 channels_redis's own layer took one lock per process for every publish and every subscribe;
 under load a socket's handshake waited behind every queued push until daphne dropped it. These
@@ -6,7 +6,7 @@ check what replaced the lock: a publish never waits for it, subscriptions of man
 written together and reach Redis, the latest request for a channel wins, a cancelled socket
 does not undo the others' subscriptions, and a receiving task that ended is started again. And
 what channels_redis's pub/sub layer lacked: a socket's queue holds at most ``capacity``
-messages, the newest (cardroom/tables/overflow.py).
+messages, the newest (cardroom/realtime/overflow.py).
 Collected only when ``REDIS_URL`` is set (CI's second pass), see tests/conftest.py.
 """
 
@@ -19,8 +19,8 @@ import secrets
 import pytest
 import redis.asyncio as aioredis
 
-from cardroom.tables.overflow import overflow_count
-from cardroom.tables.pubsub_layer import RedisPubSubLayer
+from cardroom.realtime.overflow import overflow_count
+from cardroom.realtime.pubsub_layer import RedisPubSubLayer
 
 pytestmark = pytest.mark.redis
 

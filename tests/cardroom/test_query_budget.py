@@ -96,7 +96,7 @@ def test_an_action_costs_the_same_few_queries_whatever_the_number_of_seats(make_
     assert three["ante that opens the hand"] <= ORDINARY + 4, three
     assert three["showdown"] <= SHOWDOWN, three
     if connection.vendor == "postgresql":
-        # Statements that read nothing back go together (cardroom/tables/writes.py), and the
+        # Statements that read nothing back go together (accounts/sql/writes.py), and the
         # table is read with its seats: each of these is a round trip (besides the BEGIN and
         # COMMIT of the transaction, which this test's own transaction takes the place of).
         assert three["declare"] <= 2 and three["ante"] <= 4, three
@@ -145,11 +145,11 @@ def test_a_frame_and_the_page_are_built_from_a_snapshot_with_no_query(make_playe
 async def test_pushes_after_an_action_read_nothing(monkeypatch):
     """Both sockets, after their first frame: a version pushed by the runtime reaches them
     with the database reads of the push path made to fail."""
-    import cardroom.tables.consumers
-    import cardroom.tables.rows
+    import cardroom.realtime.consumers
+    import cardroom.storage.rows
     import cardroom.tables.snapshots
     from accounts.services import user_create
-    from cardroom.tables.auth import token_create
+    from cardroom.realtime.auth import token_create
     from tests.cardroom.test_api_consumer import Client
     from tests.cardroom.test_page_consumer import Page
 
@@ -166,11 +166,11 @@ async def test_pushes_after_an_action_read_nothing(monkeypatch):
     def no_read(*args, **kwargs):
         raise AssertionError("the push path read the database")
 
-    # Every database read of a socket: the snapshot (cardroom/tables/snapshot_reads.py reads
+    # Every database read of a socket: the snapshot (cardroom/realtime/snapshot_reads.py reads
     # it through these two) and the page's bankroll.
     monkeypatch.setattr(cardroom.tables.snapshots, "snapshot_from_db", no_read)
-    monkeypatch.setattr(cardroom.tables.rows, "table_row", no_read)
-    monkeypatch.setattr(cardroom.tables.consumers, "bankroll_balance", no_read)
+    monkeypatch.setattr(cardroom.storage.rows, "table_row", no_read)
+    monkeypatch.setattr(cardroom.realtime.consumers, "bankroll_balance", no_read)
     await sync_to_async(table_act)(
         table_id=table.pk, user=ben, action={"kind": "sit", "buy_in": 20_000}
     )

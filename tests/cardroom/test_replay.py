@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from cardroom.history.journal_audit import table_replay
 from cardroom.models import Hand, Table, TableAction
 from cardroom.operators.control import hand_void
-from cardroom.tables.replay import table_replay
 from cardroom.tables.runtime import table_act
 from tests.cardroom.test_control import declare_all
 from tests.cardroom.test_runtime import advance, play_to_declare

@@ -23,11 +23,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from accounts.models import AccountKind, Transfer
-from cardroom.bots import bot_decision
+from cardroom.clock.bots import bot_decision
+from cardroom.history.history import hand_history
+from cardroom.history.replay_events import SECTIONS, event_moves
+from cardroom.history.replayer import LedgerBook, hand_replay
 from cardroom.models import Hand, Seat, Table
-from cardroom.tables.history import hand_history
-from cardroom.tables.replay_events import SECTIONS, event_moves
-from cardroom.tables.replayer import LedgerBook, hand_replay
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 from cardroom.tables.selectors import table_state
 from games.deck import shuffled_deck

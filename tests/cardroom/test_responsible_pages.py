@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from accounts.services import user_create
 from cardroom.models import Seat
+from cardroom.realtime.auth import token_create
 from cardroom.responsible.models import Exclusion, LimitChange, PlayerLimits
 from cardroom.responsible.services import exclusion_record
 from cardroom.responsible.terms import moment_words
-from cardroom.tables.auth import token_create
 from tests.cardroom.test_responsible_limits import (
     limit,
     past_loss,

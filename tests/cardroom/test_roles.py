@@ -1,4 +1,5 @@
-"""Joining a staff role opens the admin; leaving the last one closes it (cardroom/roles.py)."""
+"""Joining a staff role opens the admin; leaving the last one closes it
+(cardroom/audit/roles.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The hand-written queries of cardroom/tables/rows.py leave what the ORM would."""
+"""The hand-written queries of cardroom/storage/rows.py leave what the ORM would."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.utils import timezone
 from cardroom.models import Seat
 from cardroom.responsible.checks import limits_row
 from cardroom.responsible.models import PlayerLimits
-from cardroom.tables.rows import held_seats, table_row, table_row_locked
+from cardroom.storage.rows import held_seats, table_row, table_row_locked
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 
 
@@ -108,7 +108,7 @@ def test_the_last_transfer_and_the_bankrolls_are_the_ledgers(make_player):
     from django.db.models import Max
 
     from accounts.models import Account, AccountKind, Transfer
-    from cardroom.tables.rows import bankroll_balances, last_transfer_id
+    from cardroom.storage.rows import bankroll_balances, last_transfer_id
 
     table = table_create(
         game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Ledger"
@@ -131,7 +131,7 @@ def test_the_last_transfer_and_the_bankrolls_are_the_ledgers(make_player):
 
 @pytest.mark.django_db
 def test_rows_where_reads_the_orms_instances(make_player):
-    from cardroom.tables.rows import rows_where
+    from cardroom.storage.rows import rows_where
     from cardroom.waitlist.models import WaitingPlayer
 
     ann, ben = make_player("ann"), make_player("ben")
@@ -155,7 +155,7 @@ def test_rows_where_reads_the_orms_instances(make_player):
 @pytest.mark.django_db
 def test_hand_numbering_is_the_last_hand_and_the_open_round(make_player):
     from cardroom.models import Hand, Round
-    from cardroom.tables.rows import hand_numbering
+    from cardroom.storage.rows import hand_numbering
 
     table = table_create(
         game="guts", preset="survivor", options={"ante": 100, "seats": 2}, name="Numbering"
@@ -183,7 +183,7 @@ def test_hand_numbering_is_the_last_hand_and_the_open_round(make_player):
 @pytest.mark.django_db
 def test_a_table_is_still_due_once_its_deadline_has_passed(make_player):
     from cardroom.models import Table
-    from cardroom.tables.rows import table_still_due
+    from cardroom.storage.rows import table_still_due
 
     table = table_create(
         game="guts", preset="survivor", options={"ante": 100, "seats": 2}, name="Due"
@@ -202,8 +202,8 @@ def test_a_table_is_still_due_once_its_deadline_has_passed(make_player):
 @pytest.mark.django_db
 def test_a_usable_token_is_read_as_the_orm_reads_it(make_player):
     from cardroom.models import ApiToken
-    from cardroom.tables.auth import _digest, token_create
-    from cardroom.tables.rows import usable_token
+    from cardroom.realtime.auth import _digest, token_create
+    from cardroom.storage.rows import usable_token
 
     ann = make_player("ann")
     now = timezone.now()
@@ -225,7 +225,7 @@ def test_a_usable_token_is_read_as_the_orm_reads_it(make_player):
 @pytest.mark.django_db
 def test_the_snapshots_reads_are_the_orms(make_player):
     from cardroom.models import Hand, Table
-    from cardroom.tables.rows import finished_hands, open_commitment, seats_online, seats_since
+    from cardroom.storage.rows import finished_hands, open_commitment, seats_online, seats_since
 
     players = [make_player(name) for name in ("ann", "ben", "cat")]
     table = table_create(

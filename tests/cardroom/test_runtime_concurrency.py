@@ -57,7 +57,7 @@ def test_the_clocks_workers_apply_every_due_timeout_once(make_player):
 
     from django.db import connection
 
-    from cardroom.tables.clock import CLOCK_WORKERS, clock_sweep
+    from cardroom.clock.clock import CLOCK_WORKERS, clock_sweep
 
     tables, later = due_tables(make_player, 6)
     # SQLite has one writer: the server gives it no workers; here one checks the mechanics.
@@ -75,7 +75,7 @@ def test_the_clocks_workers_apply_every_due_timeout_once(make_player):
 def test_each_due_table_is_a_turn_of_its_own_where_writes_go(make_player):
     """On SQLite the server runs each turn in its one write thread, so the players' actions
     that arrive during a sweep go between its timeouts, not after all of them."""
-    from cardroom.tables.clock import ClockThread, clock_sweep
+    from cardroom.clock.clock import ClockThread, clock_sweep
 
     tables, later = due_tables(make_player, 3)
     turns: list[tuple[str, tuple]] = []

@@ -10,8 +10,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 import cardroom.tables.snapshots
+from cardroom.realtime.snapshot_reads import shared_snapshot
 from cardroom.tables.runtime import table_create
-from cardroom.tables.snapshot_reads import shared_snapshot
 
 
 def new_table():

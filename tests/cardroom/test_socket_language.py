@@ -1,6 +1,6 @@
 """Each table socket speaks its handshake's language (docs/languages.md).
 
-The catalogues may not hold a translation yet, so the translation is faked: ``cardroom.language``
+The catalogues may not hold a translation yet, so the translation is faked: ``accounts.language``
 looks its templates up through ``gettext``, replaced here by one that answers a marker for the
 templates under test while Spanish or Norwegian is active. What is checked is the consumer's
 side: the language it takes from the handshake, that refusals are said in it (with the
@@ -16,12 +16,12 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
-import cardroom.language
-import cardroom.tables.consumers
+import accounts.language
+import cardroom.realtime.consumers
 from accounts.services import user_create
 from cardroom.asgi import application
 from cardroom.models import Table
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from tests.cardroom.test_api_consumer import ORIGIN
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -40,13 +40,13 @@ LOCAL_MONEY = "1\xa0000,00\xa0$"
 
 @pytest.fixture(autouse=True)
 def fake_catalogue(monkeypatch):
-    real = cardroom.language.gettext
+    real = accounts.language.gettext
 
     def gettext(message: str) -> str:
         language = (translation.get_language() or "en").split("-")[0]
         return FAKE.get(language, {}).get(message) or real(message)
 
-    monkeypatch.setattr(cardroom.language, "gettext", gettext)
+    monkeypatch.setattr(accounts.language, "gettext", gettext)
 
 
 @pytest.fixture
@@ -138,8 +138,8 @@ async def test_a_socket_without_a_language_speaks_the_sites_default(table: Table
 
 async def test_a_page_socket_draws_its_fragments_in_its_language(table: Table, monkeypatch):
     seen: list[tuple[str, str | None]] = []
-    real_render = cardroom.tables.consumers.render_to_string
-    real_context = cardroom.tables.consumers.page_context
+    real_render = cardroom.realtime.consumers.render_to_string
+    real_context = cardroom.realtime.consumers.page_context
 
     def render_to_string(template_name, context=None, *args, **kwargs):
         seen.append((template_name, translation.get_language()))
@@ -149,8 +149,8 @@ async def test_a_page_socket_draws_its_fragments_in_its_language(table: Table, m
         seen.append(("page_context", translation.get_language()))
         return real_context(*args, **kwargs)
 
-    monkeypatch.setattr(cardroom.tables.consumers, "render_to_string", render_to_string)
-    monkeypatch.setattr(cardroom.tables.consumers, "page_context", page_context)
+    monkeypatch.setattr(cardroom.realtime.consumers, "render_to_string", render_to_string)
+    monkeypatch.setattr(cardroom.realtime.consumers, "page_context", page_context)
     communicator = await _socket(f"/ws/tables/{table.pk}/", (b"cookie", b"django_language=nb"))
     first = await communicator.receive_from(timeout=5)
     assert 'hx-swap-oob="true"' in first

@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 
 from accounts.services import user_create
 from cardroom.models import ApiToken
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
 from tests.cardroom.test_api_consumer import Client
 
@@ -17,9 +17,9 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 async def test_a_token_login_over_a_socket_stamps_last_used(monkeypatch):
-    import cardroom.tables.token_stamps
+    import cardroom.realtime.token_stamps
 
-    monkeypatch.setattr(cardroom.tables.token_stamps, "STAMP_DELAY_SECONDS", 0.05)
+    monkeypatch.setattr(cardroom.realtime.token_stamps, "STAMP_DELAY_SECONDS", 0.05)
     table = await sync_to_async(table_create)(
         game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Stamp"
     )
@@ -40,8 +40,8 @@ async def test_a_session_login_is_read_in_the_pool(monkeypatch):
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
-    import cardroom.tables.auth
-    from cardroom.tables.auth import SessionAuthMiddleware
+    import cardroom.realtime.auth
+    from cardroom.realtime.auth import SessionAuthMiddleware
 
     ann = await sync_to_async(user_create)(username="ann")
     session = SessionStore()
@@ -50,13 +50,13 @@ async def test_a_session_login_is_read_in_the_pool(monkeypatch):
     session[HASH_SESSION_KEY] = ann.get_session_auth_hash()
     await sync_to_async(session.save)()
     asked: list[bool] = []
-    real = cardroom.tables.auth.database_sync_to_async
+    real = cardroom.realtime.auth.database_sync_to_async
 
     def recorded(func, *, thread_sensitive=True):
         asked.append(thread_sensitive)
         return real(func, thread_sensitive=thread_sensitive)
 
-    monkeypatch.setattr(cardroom.tables.auth, "database_sync_to_async", recorded)
+    monkeypatch.setattr(cardroom.realtime.auth, "database_sync_to_async", recorded)
     seen = {}
 
     async def app(scope, receive, send):
@@ -70,22 +70,22 @@ async def test_a_session_login_is_read_in_the_pool(monkeypatch):
 
 
 async def test_the_stamps_of_handshakes_close_together_are_one_update(monkeypatch):
-    import cardroom.tables.token_stamps
+    import cardroom.realtime.token_stamps
 
     table = await sync_to_async(table_create)(
         game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Stamps"
     )
     players = [await sync_to_async(user_create)(username=name) for name in ("ann", "ben", "cat")]
     writes: list[list[int]] = []
-    real = cardroom.tables.token_stamps.tokens_stamp
+    real = cardroom.realtime.token_stamps.tokens_stamp
 
     def recorded(owed):
         real(owed)  # written before it is seen: on PostgreSQL this runs in the pool
         writes.append(sorted(owed))
 
-    monkeypatch.setattr(cardroom.tables.token_stamps, "tokens_stamp", recorded)
+    monkeypatch.setattr(cardroom.realtime.token_stamps, "tokens_stamp", recorded)
     # Room enough for three handshakes on a slow machine.
-    monkeypatch.setattr(cardroom.tables.token_stamps, "STAMP_DELAY_SECONDS", 2.0)
+    monkeypatch.setattr(cardroom.realtime.token_stamps, "STAMP_DELAY_SECONDS", 2.0)
     clients = [Client(table.pk, await sync_to_async(token_create)(user=p)) for p in players]
     for client in clients:
         assert (await client.connect())["type"] == "state"

@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from cardroom.bots import bots_sweep
+from cardroom.clock.bots import bots_sweep
+from cardroom.history.history import hand_history
 from cardroom.models import Hand, HandEvent, Seat
-from cardroom.tables.history import hand_history
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 from cardroom.tables.selectors import table_state
 from tests.cardroom.driving import to_declare

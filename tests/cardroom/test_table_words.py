@@ -102,10 +102,10 @@ def test_one_sit_out_control_and_the_seats_controls_apart():
 
 
 def test_the_table_and_its_history_show_the_display_name(survivor_table, make_player):
+    from cardroom.history.history import hand_history
     from cardroom.models import Hand
-    from cardroom.tables.history import hand_history
+    from cardroom.tables.hand_log import recent_hands
     from cardroom.tables.runtime import table_act
-    from cardroom.tables.selectors import recent_hands
     from tests.cardroom.test_runtime import advance, play_to_declare
 
     ann, ben = make_player("ann"), make_player("ben")

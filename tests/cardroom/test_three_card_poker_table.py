@@ -21,9 +21,9 @@ from django.core.management.base import CommandError
 
 from accounts.ledger import account_for, house_account, rake_account
 from accounts.models import Transfer
-from cardroom.bots import bot_decision
+from cardroom.clock.bots import bot_decision
 from cardroom.models import Seat, Table
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
 from games.cards import DECK, parse_cards
 from tests.cardroom.test_api_consumer import make_clients
@@ -233,7 +233,7 @@ def test_the_bot_plays_the_exact_best_strategy():
 
 
 async def test_the_house_bot_sits_and_follows_a_players_bet(table, fixed_deck):
-    from cardroom.bots import bots_sweep
+    from cardroom.clock.bots import bots_sweep
 
     await sync_to_async(Table.objects.filter(pk=table.pk).update)(bots=1)
     fixed_deck(["Qs 6d 4h", ANN], DEALER)  # the bot sits first: seat 0

@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 
 from cardroom.models import Table
+from cardroom.storage.timestamps import use_compiled_loader
 from cardroom.tables.runtime import table_create
-from cardroom.tables.timestamps import use_compiled_loader
 
 
 def compiled_loader_available() -> bool:

@@ -15,7 +15,7 @@ from django.core.management import call_command
 
 from accounts.services import user_create
 from cardroom.models import Hand
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
 from tests.live import live_server
 

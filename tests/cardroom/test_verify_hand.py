@@ -14,10 +14,10 @@ from unittest import mock
 import pytest
 from django.core.management import CommandError, call_command, execute_from_command_line
 
+from cardroom.history.history import hand_history
+from cardroom.history.verification import hand_openings, published_cards
 from cardroom.models import Hand
-from cardroom.tables.history import hand_history
 from cardroom.tables.runtime import table_act
-from cardroom.tables.verification import hand_openings, published_cards
 from games.cards import DECK
 from games.deck import DeckCommitment, commit_deck, root_hash
 from tests.cardroom.test_runtime import play_to_declare

@@ -1,4 +1,4 @@
-"""The hand-written writes of cardroom/tables/writes.py (``Writes``) leave the rows the ORM
+"""The hand-written writes of accounts/sql/writes.py (``Writes``) leave the rows the ORM
 would."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.sql.writes import Writes
 from cardroom.models import HandEvent, Table, TableAction
 from cardroom.tables.runtime import table_create
-from cardroom.tables.writes import Writes
 
 pytestmark = pytest.mark.django_db
 
@@ -117,8 +117,8 @@ def test_an_updated_table_reads_back_as_saved(table):
 
 
 def test_insert_returning_reads_back_its_key_as_the_orms_create(table, make_player):
+    from accounts.sql.writes import insert_returning
     from cardroom.models import Seat
-    from cardroom.tables.writes import insert_returning
 
     ann, ben = make_player("ann"), make_player("ben")
     raw = Seat(table=table, number=1, user=ann, connections=1, last_seen=timezone.now())
@@ -139,7 +139,7 @@ AWKWARD = 'it\'s 100% \\ %s %(x)s; DROP TABLE x; -- "quoted" é ✓'
 def test_writes_sent_together_read_back_as_written_in_order(table, make_player):
     """Statements gathered by Writes run in the order added, as one text on PostgreSQL; values
     with quotes, percent signs, backslashes and semicolons arrive as they were."""
-    from cardroom.tables.writes import PARAMETERS_AT_ONCE
+    from accounts.sql.writes import PARAMETERS_AT_ONCE
 
     ann = make_player("ann")
     writes = Writes()

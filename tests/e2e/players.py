@@ -88,7 +88,7 @@ def log_payments(hand: Hand) -> str:
     """The payments a hand's line of the log says after who won (English), as the browser's
     text has them: the ledger's transfers of the hand in the log's phrases."""
     from cardroom.presentation.payment_words import payments_said
-    from cardroom.tables.payments import hand_payments
+    from cardroom.storage.payments import hand_payments
 
     said = payments_said(hand_payments(hand))
     return " · ".join(phrase["text"] for phrase in said if phrase["kind"] != "pot_win")

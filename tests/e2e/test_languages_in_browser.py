@@ -8,8 +8,8 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
+from accounts.language import said
 from accounts.services import user_create
-from cardroom.language import said
 from cardroom.tables.runtime import table_act, table_create
 from games.engine import IllegalAction
 from games.words import sentence_of

@@ -10,7 +10,7 @@ import pytest
 
 from accounts.services import user_create
 from cardroom.models import Seat
-from cardroom.tables.logins import LOGIN_CHECK_SECONDS
+from cardroom.realtime.logins import LOGIN_CHECK_SECONDS
 from cardroom.tables.runtime import table_create
 from tests.e2e.players import PASSWORD, WAIT_MS, enter_table
 from tests.live import live_server

@@ -1,4 +1,4 @@
-"""The bare broadcast: Channels' group fan-out alone (cardroom/tables/bench.py), as a yardstick.
+"""The bare broadcast: Channels' group fan-out alone (cardroom/realtime/bench.py), as a yardstick.
 
 As many sockets as the game phase had clients, spread over the same server processes in the
 same order, in groups as large as its tables. One member of each group asks the server for

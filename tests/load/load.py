@@ -194,7 +194,7 @@ class Bot:
 def setup(tables: int, players: int, timers: dict[str, float]) -> Plan:
     """Tables with their players' names and tokens, created in the configured database."""
     from accounts.services import user_create
-    from cardroom.tables.auth import token_create
+    from cardroom.realtime.auth import token_create
     from cardroom.tables.runtime import table_create
 
     stamp = int(time.time() * 1000) % 10**9

@@ -54,7 +54,7 @@ async def test_without_the_setting_no_socket_reaches_a_bench_consumer():
 
 
 async def test_the_bench_consumer_sends_a_burst_to_its_group():
-    from cardroom.tables.bench import BroadcastConsumer
+    from cardroom.realtime.bench import BroadcastConsumer
 
     app = BroadcastConsumer.as_asgi()
     members = [WebsocketCommunicator(app, "/?group=bench-t") for _ in range(2)]

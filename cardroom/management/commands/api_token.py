@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_create
-from cardroom.tables.auth import token_create
+from cardroom.realtime.auth import token_create
 
 
 class Command(BaseCommand):

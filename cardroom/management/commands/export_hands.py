@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cardroom.tables.export import Period, hand_records, hands_between, jsonl_lines, text_hands
+from cardroom.history.export import Period, hand_records, hands_between, jsonl_lines, text_hands
 
 
 class Command(BaseCommand):

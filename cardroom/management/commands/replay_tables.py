@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from cardroom.history.journal_audit import table_replay
 from cardroom.models import Table
-from cardroom.tables.replay import table_replay
 
 
 class Command(BaseCommand):

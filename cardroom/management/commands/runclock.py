@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from cardroom.clock.clock import ClockThread
 from cardroom.heap import settle_heap
-from cardroom.tables.clock import ClockThread
 from games.guts.showdown import warm
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from cardroom.history.verification import hand_openings
 from cardroom.models import Hand
-from cardroom.tables.verification import hand_openings
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """Messages that did not fit a socket's full queue in the channel layer: counted and logged.
 
 Each socket of a process has a queue of the messages waiting for it, in the process layer
-(cardroom/tables/layer.py) and in the Redis pub/sub layer (cardroom/tables/pubsub_layer.py),
+(cardroom/realtime/layer.py) and in the Redis pub/sub layer (cardroom/realtime/pubsub_layer.py),
 of at most the layer's ``capacity`` (``CHANNEL_LAYERS``). A socket that falls behind (a client
 that does not read, a process too busy to serve it) fills its queue; then the oldest message
 waiting goes to make room for the new one. The oldest, not the newest: each state message

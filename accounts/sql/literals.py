@@ -1,7 +1,7 @@
 """PostgreSQL literals for the values an action writes, as psycopg's ``mogrify`` writes them.
 
 Every statement the runtime sends on PostgreSQL is an ``EXECUTE`` with its values written in
-the text (cardroom/tables/prepared.py). psycopg quotes each value through its adapters' lookup,
+the text (accounts/sql/prepared.py). psycopg quotes each value through its adapters' lookup,
 which at 100 tables was about 5 % of a server's busy time: more than writing the rows cost the
 database. The values an action writes are few kinds (integers, text, times, JSON, NULL and
 booleans), so they are quoted here directly, character for character as psycopg quotes them

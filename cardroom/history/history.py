@@ -15,7 +15,6 @@ looks like a card opens nothing.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -27,34 +26,7 @@ from cardroom.presentation.event_words import event_words
 from games.deck import DeckCommitment, verify_opening
 from games.events import event_cards
 
-__all__ = ["event_readers", "hand_history", "seat_names"]
-
-
-def event_readers(
-    *, private_to: int | None, audience: Collection[int] | None, users: Mapping[int, int]
-) -> list[int] | None:
-    """The ids of the users who may read an event, ``None`` when everyone may.
-
-    ``users`` maps each seat to its player's id when the event is recorded. An event for a
-    group (``audience``) is for the players of those seats; one private to a seat, for that
-    seat's player; one private to nobody yet (``HIDDEN``), for no one.
-
-    >>> event_readers(private_to=None, audience=None, users={0: 7}) is None
-    True
-    >>> event_readers(private_to=1, audience=None, users={0: 7, 1: 8})
-    [8]
-    >>> event_readers(private_to=-1, audience=[1, 0], users={0: 7, 1: 8})
-    [7, 8]
-    >>> event_readers(private_to=-1, audience=None, users={0: 7})
-    []
-    """
-    if audience is not None:
-        seats = set(audience)
-    elif private_to is not None:
-        seats = {private_to}
-    else:
-        return None
-    return sorted({users[seat] for seat in seats if seat in users})
+__all__ = ["hand_history", "seat_names"]
 
 
 def seat_names(*, hand: Hand) -> dict[int, str]:

@@ -1,6 +1,6 @@
 """Whether a table socket's login still holds, asked again of every frame the socket sends.
 
-A socket is logged in once, at its handshake (cardroom/tables/auth.py): by a session or by an
+A socket is logged in once, at its handshake (cardroom/realtime/auth.py): by a session or by an
 API token. That login can be taken away while the socket is open: the session ends (logging
 out, ending it or every other one on the account page, a password change or reset), the token
 is revoked or runs out, the account is deactivated. The message that closes a revoked token's
@@ -13,7 +13,7 @@ sockets of that login: a frame within that time of the last check costs one dict
 and no query. That is the one bound of the whole scheme: a login taken away anywhere (on any
 process, by any means) is refused on every socket's next frame at most ``LOGIN_CHECK_SECONDS``
 later. A socket that only listens is checked by the freshness round
-(cardroom/tables/freshness.py), every ``FRESHNESS_SECONDS``.
+(cardroom/realtime/freshness.py), every ``FRESHNESS_SECONDS``.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ _verdicts: dict[Login, tuple[bool, float]] = {}
 
 
 def login_of(scope: dict[str, Any]) -> Login | None:
-    """The login of a let-in socket's scope (cardroom/tables/auth.py put it there); None if it
+    """The login of a let-in socket's scope (cardroom/realtime/auth.py put it there); None if it
     has none that can be checked again, which is refused like a login that ended."""
     user = scope.get("user")
     if user is None or user.pk is None:

@@ -14,7 +14,7 @@ took about a tenth of the server's time on its own bookkeeping:
 Each channel's queue holds at most ``capacity`` messages (``CHANNEL_LAYERS``' CONFIG; Channels'
 100 when unset), as in Channels' layer, but a group message to a full queue takes the place of
 the oldest one waiting, where Channels' dropped the new one: the newest state is the one worth
-keeping (cardroom/tables/overflow.py, which counts and logs each). A direct ``send`` to a full
+keeping (cardroom/realtime/overflow.py, which counts and logs each). A direct ``send`` to a full
 channel still raises ``ChannelFull``, Channels' contract for a sender that can be told.
 Everything else (groups, expiry) is Channels' own. The layer holds one process's sockets only,
 like the one it replaces; several processes use Redis.
@@ -29,7 +29,7 @@ from typing import Any
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
-from cardroom.tables.overflow import DroppingQueue, overflowed
+from cardroom.realtime.overflow import DroppingQueue, overflowed
 
 __all__ = ["ProcessChannelLayer"]
 

@@ -5,7 +5,7 @@ pushing out-of-band HTML fragments rendered from the page's own partials. Every 
 table's version; on a "version N" group message each connection renders its own viewer's
 state, so hidden cards never leave the server for anyone not entitled to them.
 
-Each socket speaks its handshake's language (cardroom/language.py, ``scope_language``): an
+Each socket speaks its handshake's language (accounts/language.py, ``scope_language``): an
 error frame's message is the rules' sentence said in it, and the page's fragments are drawn
 under it. A sentence is said by the consumer that caught the refusal, in memory: a channel
 layer's hop (msgpack over Redis) would leave only its English text.
@@ -28,17 +28,17 @@ from django.db import DatabaseError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from accounts.language import said, scope_language
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
-from cardroom.language import said, scope_language
 from cardroom.models import Seat, Table
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
 from cardroom.presentation.pages import page_context
-from cardroom.tables import freshness
-from cardroom.tables.auth import NOT_LOGGED_IN, REVOKED, token_group
-from cardroom.tables.logins import LOGIN_ENDED, Login, login_holds, login_of, login_seen
-from cardroom.tables.protocol import (
+from cardroom.realtime import freshness
+from cardroom.realtime.auth import NOT_LOGGED_IN, REVOKED, token_group
+from cardroom.realtime.logins import LOGIN_ENDED, Login, login_holds, login_of, login_seen
+from cardroom.realtime.protocol import (
     MessageError,
     check_message,
     check_text,
@@ -48,11 +48,11 @@ from cardroom.tables.protocol import (
     id_key,
     parse_message,
 )
-from cardroom.tables.queue import submit
+from cardroom.realtime.queue import submit
+from cardroom.realtime.snapshot_reads import shared_snapshot
+from cardroom.realtime.threads import SERIAL_WRITES
 from cardroom.tables.runtime import table_apply
-from cardroom.tables.snapshot_reads import shared_snapshot
 from cardroom.tables.snapshots import state_frame
-from cardroom.tables.threads import SERIAL_WRITES
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_of, words
 
@@ -79,7 +79,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     #: The viewer's user id, set once the socket is let in.
     user_id: int | None = None
-    #: What the socket logged in with, asked again before each frame (cardroom/tables/logins.py).
+    #: What the socket logged in with, asked again before each frame (cardroom/realtime/logins.py).
     login: Login | None = None
     #: The login no longer holds: the socket is closing, and reads nothing more.
     logged_out = False
@@ -90,7 +90,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     snapshot: dict[str, Any] | None = None
     #: The viewer holds a seat here: this process renews its presence lease.
     seated = False
-    #: When this socket last took a version (cardroom/tables/freshness.py).
+    #: When this socket last took a version (cardroom/realtime/freshness.py).
     fresh_at = 0.0
     #: When this socket was counted in its seat's connections (taken back when it closes,
     #: from that seat only: not from a seat its player took later through another socket).
@@ -108,7 +108,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         writer, so each frame of a socket waited in line behind the writes in hand before its
         action waited in line again. SQLite once kept the hop for a socket's own frames, which
         then measured faster than none; since the handshakes wait their turn
-        (cardroom/tables/admission.py) and the clock takes turns table by table, the same
+        (cardroom/realtime/admission.py) and the clock takes turns table by table, the same
         benchmark's round trips were faster without it (p99 126-135 ms in two runs, against
         179-189 ms with it), so no message takes it."""
         handler = getattr(self, get_handler_name(message), None)
@@ -123,7 +123,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         if user is None or not user.is_authenticated or not user.is_active:
-            # A refusal the login checks chose (cardroom/tables/auth.py): a locked-out
+            # A refusal the login checks chose (cardroom/realtime/auth.py): a locked-out
             # address, a session owing its two-factor code.
             await self.refuse(*self.scope.get("auth_refusal", (4401, "")))
             return
@@ -152,7 +152,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.answered: dict[str, dict[str, Any]] = {}
         await self.channel_layer.group_add(self.group, self.channel_name)
         if (token_id := self.scope.get("api_token_id")) is not None:
-            # Revoking the token closes this socket (cardroom/tables/auth.py, token_revoke).
+            # Revoking the token closes this socket (cardroom/realtime/auth.py, token_revoke).
             self.token_group = token_group(token_id)
             await self.channel_layer.group_add(self.token_group, self.channel_name)
         await self.accept()
@@ -259,7 +259,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 return error_frame(ident, "refused", self.say(sentence_of(error)))
             return {"type": "suggestion", "id": ident, **rows}
         try:
-            # Queued with the other actions waiting for this table (cardroom/tables/queue.py).
+            # Queued with the other actions waiting for this table (cardroom/realtime/queue.py).
             outcome = await submit(
                 table_id=self.table_id,
                 user=self.scope["user"],
@@ -294,7 +294,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """A group message: the table has a new version. With its snapshot (the runtime's),
         this viewer's frame is built in memory; without (an operator's change), it is read.
         It is read too after a gap: a version this socket never got (its full queue dropped
-        it, cardroom/tables/overflow.py, or the push was lost on the way) may have carried
+        it, cardroom/realtime/overflow.py, or the push was lost on the way) may have carried
         what the snapshot in hand leaves out, the recent hands or a bankroll."""
         if event["version"] <= self.version:
             return
@@ -316,7 +316,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def read_snapshot(self) -> dict[str, Any]:
         """The table's snapshot from the database, shared with this table's other sockets
-        that ask at the same moment (cardroom/tables/snapshot_reads.py)."""
+        that ask at the same moment (cardroom/realtime/snapshot_reads.py)."""
         return await shared_snapshot(self.table_id)
 
     def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:

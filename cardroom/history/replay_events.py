@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 
 from accounts.money import format_cents
 from cardroom.presentation.chinese import natural_name
+from cardroom.presentation.classic import marks_words
 from cardroom.presentation.event_words import event_words, foul_words
 from cardroom.presentation.hand_words import hand_name, rank_plural
 
@@ -770,8 +771,6 @@ def _board_hand(table: TablePicture, data: Mapping[str, Any]) -> Words:
 
 @_on("leg_won", "nut_won", "token_won")
 def _mark_won(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    from cardroom.presentation.classic import marks_words
-
     seat = _seat_of(table, data)
     mark = str(data["type"]).removesuffix("_won")
     total = int(data.get("total", 0))
@@ -787,8 +786,6 @@ def _mark_won(table: TablePicture, data: Mapping[str, Any]) -> Words:
 
 @_on("point_won")
 def _point_won(table: TablePicture, data: Mapping[str, Any]) -> Words:
-    from cardroom.presentation.classic import marks_words
-
     seat = _seat_of(table, data)
     seat.points += _cards(data.get("card"))
     total = int(data.get("total", 0))

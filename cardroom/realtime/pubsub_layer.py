@@ -22,7 +22,7 @@ of them (``CHANNEL_LAYERS``' CONFIG, 100 when unset, as channels_redis's other l
 channels_redis's pub/sub layer ignored the setting and let a socket that fell behind grow the
 process's memory without limit. It is channels_redis's own bounded queue (``BoundedQueue``, its
 other layer's receive buffer), which drops the oldest message waiting to take a new one; each
-drop is counted and logged (cardroom/tables/overflow.py, which says why the oldest). Pub/sub
+drop is counted and logged (cardroom/realtime/overflow.py, which says why the oldest). Pub/sub
 cannot refuse a sender as a list can: a message reaches a process after it was published.
 
 Everything else (message format, groups in memory, the receive loop) is channels_redis's own.
@@ -40,7 +40,7 @@ from channels_redis.pubsub import (
 )
 from channels_redis.utils import _wrap_close
 
-from cardroom.tables.overflow import DroppingQueue
+from cardroom.realtime.overflow import DroppingQueue
 
 __all__ = ["CAPACITY", "RedisPubSubLayer"]
 
@@ -114,7 +114,7 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
         (channels_redis decoded it once per socket: a table's version carries its whole
         snapshot, and decoding was 5-7 % of a server's busy time at 100 tables); each socket
         gets its own copy of the top level, the rest is shared and read-only (as in
-        cardroom/tables/layer.py)."""
+        cardroom/realtime/layer.py)."""
         if message is None:
             return
         name, data = message["channel"], message["data"]

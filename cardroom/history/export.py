@@ -2,7 +2,7 @@
 rooms' hand histories (docs/hand-history.md).
 
 A player's export is their own hands as they may read them: each hand is built from their
-``hand_history`` (cardroom/tables/history.py) and its replay (cardroom/tables/replayer.py), so it
+``hand_history`` (cardroom/history/history.py) and its replay (cardroom/history/replayer.py), so it
 holds no card the hand page would not show them. An auditor's export holds everything: every
 event, private ones included, the whole deck with its salts, the openings checked against the
 commitment, and the hand's ledger transfers.
@@ -27,15 +27,15 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from accounts.models import Transfer
+from accounts.models import Transfer, User
 from accounts.money import format_cents
+from cardroom.history.history import hand_history, seat_names
+from cardroom.history.replay_events import place_words
+from cardroom.history.replayer import LedgerBook, first_transfer, hand_replay, hand_start
+from cardroom.history.verification import hand_openings
 from cardroom.models import Game, Hand, HandEvent, Seat, Table
 from cardroom.presentation.event_words import event_words
-from cardroom.tables.history import hand_history, seat_names
-from cardroom.tables.payments import movement_of, payments_json, seat_finder
-from cardroom.tables.replay_events import place_words
-from cardroom.tables.replayer import LedgerBook, first_transfer, hand_replay, hand_start
-from cardroom.tables.verification import hand_openings
+from cardroom.storage.payments import movement_of, payments_json, seat_finder
 from games.events import event_cards
 from games.words import words
 
@@ -259,8 +259,6 @@ def _transfer_json(transfer: Transfer) -> dict[str, Any]:
 
 
 def _username(user_id: int | None) -> str | None:
-    from accounts.models import User
-
     if user_id is None:
         return None
     return User.objects.filter(pk=user_id).values_list("username", flat=True).first()

@@ -1,7 +1,7 @@
 """The pages of past hands: the replayer, a player's own hands and their downloads.
 
 The replayer and the downloads are built from the viewer's redacted history, as the hand page
-is (cardroom/tables/replayer.py, cardroom/tables/export.py): whoever asks sees what the hand page
+is (cardroom/history/replayer.py, cardroom/history/export.py): whoever asks sees what the hand page
 would show them, never more. Downloads stream (StreamingHttpResponse), hand by hand.
 """
 
@@ -23,11 +23,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
+from accounts.language import said
 from accounts.models import AccountKind, Transfer, User
-from cardroom.language import said
-from cardroom.models import Hand
-from cardroom.presentation import CardFace
-from cardroom.tables.export import (
+from cardroom.history.export import (
     Period,
     game_title,
     hand_records,
@@ -37,7 +35,9 @@ from cardroom.tables.export import (
     stakes_words,
     text_hands,
 )
-from cardroom.tables.replayer import hand_replay
+from cardroom.history.replayer import hand_replay
+from cardroom.models import Hand
+from cardroom.presentation import CardFace
 from games.words import sentence_of
 
 __all__ = ["hand_replay_page", "my_hands", "my_hands_download", "streamed"]

@@ -2,7 +2,7 @@
 
 After a hand the cardroom publishes the opening (card and salt) of every card the hand showed to
 anyone: everyone gets those shown to the table, each player those of their own cards
-(cardroom/tables/history.py). Here every one of them is taken from the stored deck and checked
+(cardroom/history/history.py). Here every one of them is taken from the stored deck and checked
 against what was published before the deal: each opening must hash to its position's leaf, and
 the leaves to the root. Unlike ``DeckCommitment.from_json`` this never stops at the first
 problem: it says what is wrong with each opening, so an auditor reads every mismatch.

@@ -5,10 +5,10 @@ its clients would sit on an old version without knowing. So every ``FRESHNESS_SE
 process reads the versions of the tables its sockets watch (one query) and pushes a fresh state
 to any socket behind. In the same round it renews the presence lease of every seat that has a
 socket here: a process that dies (kill -9, a crash) renews nothing, its seats' leases run out,
-and the clock of any other process treats those players as gone (``cardroom.tables.clock``), where a
+and the clock of any other process treats those players as gone (``cardroom.clock.clock``), where a
 connection counter would have kept them "online" forever.
 
-The same round asks whether each socket's login still holds (cardroom/tables/logins.py), all
+The same round asks whether each socket's login still holds (cardroom/realtime/logins.py), all
 of them in one trip to the thread pool: a socket checks its login before each frame it sends,
 but one that only listens would otherwise keep receiving its viewer's state (their own cards
 among it) after the login was taken away. Such a socket is closed within a round.
@@ -20,7 +20,6 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from datetime import timedelta
 from functools import reduce
 from operator import or_
 from typing import Any, Protocol
@@ -30,18 +29,16 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.models import Seat, Table
-from cardroom.tables.logins import Login, logins_hold
-from cardroom.tables.threads import SERIAL_WRITES
+from cardroom.realtime.logins import Login, logins_hold
+from cardroom.realtime.threads import SERIAL_WRITES
+from cardroom.tables.presence import FRESHNESS_SECONDS, LEASE
 
 __all__ = ["FRESHNESS_SECONDS", "LEASE", "unwatch", "watch"]
 
 log = logging.getLogger(__name__)
 
-FRESHNESS_SECONDS = 10.0
 #: A socket behind the database is repaired once it has taken no version for this long.
 QUIET_SECONDS = 1.0
-#: How long a renewal holds a seat: three rounds, so one slow round does not drop anyone.
-LEASE = timedelta(seconds=3 * FRESHNESS_SECONDS)
 
 
 class Watcher(Protocol):

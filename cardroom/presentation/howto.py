@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # django-stubs is a development tool: at run time the name is
 
 __all__ = ["GAME_PAGES", "PAGES", "Page", "howto_index", "howto_page", "page_html", "rules_path"]
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 
 @dataclass(frozen=True, slots=True)

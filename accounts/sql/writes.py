@@ -17,7 +17,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 
-from cardroom.tables.prepared import Prepared
+from accounts.sql.prepared import Prepared
 
 __all__ = ["Writes", "insert_returning"]
 
@@ -134,7 +134,7 @@ class Writes:
 
     def add(self, sql: str, params: Sequence[Any], label: str = "write") -> None:
         """A statement with its values (``insert`` and ``update`` add theirs here);
-        ``label`` names its prepared statement on PostgreSQL (cardroom/tables/prepared.py)."""
+        ``label`` names its prepared statement on PostgreSQL (accounts/sql/prepared.py)."""
         values = list(params)
         self.statements.append((sql, values, self._quoted(label, sql, values)))
 

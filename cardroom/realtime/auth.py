@@ -11,7 +11,7 @@ session is no login here (4401), as it is no login on the pages (accounts/two_fa
 Revoking a token also closes the sockets open with it: each joins its token's channel group,
 and a revocation sent to the group closes them with 4401. That message is the fast way, not the
 only one: an open socket asks again whether its login holds before each frame it sends
-(cardroom/tables/logins.py), so a lost message, an ended session, a token that ran out and a
+(cardroom/realtime/logins.py), so a lost message, an ended session, a token that ran out and a
 deactivated account are refused too. The handshake's read counts as the first such check
 (``scope["login_read_at"]``).
 """
@@ -37,8 +37,9 @@ from accounts.lockouts import address_lockout, bearer_failed
 from accounts.models import User
 from accounts.two_factor import session_passes
 from cardroom.models import ApiToken
-from cardroom.tables import logins
-from cardroom.tables.token_stamps import stamp_soon
+from cardroom.realtime import logins
+from cardroom.realtime.token_stamps import stamp_soon
+from cardroom.storage.rows import usable_token
 from games.words import words
 
 __all__ = [
@@ -80,9 +81,7 @@ def token_lookup(token: str, *, stamp: bool = True) -> ApiToken | None:
     """The token's record if it may be used now (not revoked, not expired), with its user;
     its ``last_used`` is stamped, in one UPDATE at most once a minute (``stamp``: now; else
     the caller stamps it: a socket's handshake with the others',
-    cardroom/tables/token_stamps.py)."""
-    from cardroom.tables.rows import usable_token
-
+    cardroom/realtime/token_stamps.py)."""
     now = timezone.now()
     # Hand-written (the same row and instances as the ORM's): every API socket's handshake
     # reads it, and when a room opens the handshakes are most of the server's work.
@@ -256,7 +255,7 @@ class TokenAuthMiddleware:
         now = timezone.now()
         if stamp_owed(found, now):
             # Written a moment later with the other handshakes' stamps, in one statement
-            # (cardroom/tables/token_stamps.py); the handshake does not wait for it.
+            # (cardroom/realtime/token_stamps.py); the handshake does not wait for it.
             stamp_soon(found.pk, now)
         # The consumer joins the token's group (token_group) on its own channel, so that a
         # revocation closes the socket with no second receive loop per socket.

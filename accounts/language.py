@@ -4,6 +4,9 @@ language of a socket (docs/languages.md).
 Pages take the language from Django's LocaleMiddleware (the switcher's cookie, else the
 browser's Accept-Language). A socket has no request: ``scope_language`` reads the same cookie
 and header from its handshake, and its consumer says every message under that language.
+
+It lives in accounts, the lower of the two apps, so that the cashier's pages and the cardroom's
+say amounts and the rules' sentences alike while accounts imports nothing of the cardroom.
 """
 
 from __future__ import annotations

@@ -9,10 +9,10 @@ behind the handshakes of every socket that opened after its own: in the 30-table
 
 So a handshake first waits for one of ``HANDSHAKES_AT_ONCE`` places (held until the socket is
 accepted or refused), then until no action is waiting for its table or being applied in this
-process (``cardroom.tables.queue.actions_quiet``): the players already at a table are answered
+process (``cardroom.realtime.queue.actions_quiet``): the players already at a table are answered
 first, and the sits of sockets that opened together arrive a few at a time rather than forty
 at once. With the second wait alone, sits took 170-180 ms at the median and 255-275 ms at the
-p99 (four runs); with both and the clock's turns (cardroom/tables/clock.py), 77-94 ms and
+p99 (four runs); with both and the clock's turns (cardroom/clock/clock.py), 77-94 ms and
 199-224 ms (two runs); with the token stamps written together (token_stamps.py) and no hop
 (consumers.py) besides, 60-68 ms and 95-206 ms (four runs).
 
@@ -28,7 +28,7 @@ import contextlib
 import weakref
 from typing import Any
 
-from cardroom.tables.queue import actions_quiet
+from cardroom.realtime.queue import actions_quiet
 
 __all__ = ["HANDSHAKES_AT_ONCE", "HANDSHAKE_WAIT_SECONDS", "HandshakeAdmission"]
 

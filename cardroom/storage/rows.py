@@ -21,10 +21,10 @@ from django.db import connection
 from django.db.models import Model
 
 from accounts.models import Account, AccountKind, Transfer, User
+from accounts.sql.prepared import Prepared
 from cardroom.models import ApiToken, Hand, Round, Seat, Table
 from cardroom.responsible.models import PlayerLimits
-from cardroom.tables.payments import Movement
-from cardroom.tables.prepared import Prepared
+from cardroom.storage.payments import Movement
 
 __all__ = [
     "bankroll_balances",
@@ -109,7 +109,7 @@ def table_and_seats_locked(table_id: int) -> tuple[Table, dict[int, Seat]]:
     """``table_row_locked``, then ``held_seats`` read after the lock is granted: on PostgreSQL
     in one round trip (two statements in one text, the second run once the first has its
     lock, so it sees what the lock's previous holder committed), as statements prepared once
-    per connection (cardroom/tables/prepared.py); elsewhere in two."""
+    per connection (accounts/sql/prepared.py); elsewhere in two."""
     if connection.vendor != "postgresql":
         return table_row_locked(table_id), held_seats(table_id)
     lock = bool(connection.features.has_select_for_update_of)

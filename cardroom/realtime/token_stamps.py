@@ -1,6 +1,6 @@
 """Tokens' ``last_used`` stamps, written together a moment after the handshakes that owe them.
 
-A token's ``last_used`` is written at most once a minute (cardroom/tables/auth.py), so a bot
+A token's ``last_used`` is written at most once a minute (cardroom/realtime/auth.py), so a bot
 that reconnects costs nothing. But when a room opens, every socket's token may owe its stamp,
 and each was a write of its own: on SQLite a turn of the one thread that applies the players'
 actions, 150 of them among the sits of the 30-table benchmark's opening. A process now collects
@@ -20,7 +20,7 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 
 from cardroom.models import ApiToken
-from cardroom.tables.threads import SERIAL_WRITES
+from cardroom.realtime.threads import SERIAL_WRITES
 
 __all__ = ["STAMP_DELAY_SECONDS", "stamp_soon", "tokens_stamp"]
 
@@ -55,7 +55,7 @@ async def _write_later(loop: asyncio.AbstractEventLoop) -> None:
     if not owed:
         return
     try:
-        # A write: on SQLite in the one thread writes keep to (cardroom/tables/threads.py).
+        # A write: on SQLite in the one thread writes keep to (cardroom/realtime/threads.py).
         await database_sync_to_async(tokens_stamp, thread_sensitive=SERIAL_WRITES)(owed)
     except Exception:  # a stamp is no record: logged, and owed again at the next login
         log.exception("could not stamp %d tokens' last use", len(owed))

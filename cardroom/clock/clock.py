@@ -30,10 +30,10 @@ from django.db.models import Min, Q
 from django.utils import timezone
 
 from accounts.ledger import LedgerError
-from cardroom.bots import bots_sweep
+from cardroom.clock.bots import bots_sweep
 from cardroom.models import Seat, Table, TableStatus
+from cardroom.realtime.broadcast import server_loop
 from cardroom.responsible.sweep import responsible_sweep
-from cardroom.tables.broadcast import server_loop
 from cardroom.tables.runtime import table_apply, table_timeout
 from cardroom.waitlist.services import waitlist_sweep
 from games.engine import IllegalAction

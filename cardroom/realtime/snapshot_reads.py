@@ -12,7 +12,7 @@ waits for that read instead of making its own. A read that has started is never 
 socket that asks after its start: that socket may have joined the table's group after the
 read's moment, and a version committed between the two would reach it neither by the group
 nor by the read. Whatever the read returns is shared: snapshots are read-only by convention
-(cardroom/tables/broadcast.py shares the pushed ones the same way).
+(cardroom/realtime/broadcast.py shares the pushed ones the same way).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ async def _read(
     loop: asyncio.AbstractEventLoop, table_id: int, future: asyncio.Future[Any]
 ) -> None:
     def started() -> dict[str, Any]:
-        from cardroom.tables.rows import table_row
+        from cardroom.storage.rows import table_row
         from cardroom.tables.snapshots import snapshot_from_db
 
         _not_asked(loop, table_id, future)  # whoever asks from now on reads for themselves

@@ -11,7 +11,7 @@ a quiet table waits for nobody.
 
 The queue belongs to this process's event loop (a test runs servers on loops of their own);
 processes still share tables through the row lock, as before. It also knows whether any action
-is in hand, which new sockets wait on (``actions_quiet``, cardroom/tables/admission.py).
+is in hand, which new sockets wait on (``actions_quiet``, cardroom/realtime/admission.py).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from accounts.models import User
+from cardroom.realtime.threads import SERIAL_WRITES, action_pool
 from cardroom.tables.runtime import Outcome, Request, table_act_many
-from cardroom.tables.threads import SERIAL_WRITES, action_pool
 
 __all__ = ["actions_quiet", "submit"]
 

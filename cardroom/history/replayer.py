@@ -1,11 +1,11 @@
 """A hand step by step, as one viewer may see it: the replayer's pictures of the table.
 
 The steps are built from the viewer's redacted history (``hand_history`` in
-cardroom/tables/history.py) and nothing else that holds a card, so a replay shows no more than
+cardroom/history/history.py) and nothing else that holds a card, so a replay shows no more than
 the hand page. Each step is a whole picture of the table at one moment (every seat with its
 player, stack, visible cards and what it declared or bet; the pot; the board), a caption in
 words and dollars ("Seat 2 (alice) antes $1.00") and the money that step moved
-(cardroom/tables/replay_events.py says what each event does). The last step sums the hand up:
+(cardroom/history/replay_events.py says what each event does). The last step sums the hand up:
 each seat's net and who paid whom, as the ledger recorded it.
 
 Stacks at the start come from the ledger, which every stack on the table page shows anyway:
@@ -26,11 +26,13 @@ from django.utils.translation import gettext, pgettext_lazy
 
 from accounts.models import AccountKind, Transfer
 from accounts.money import format_cents
+from cardroom.history.history import hand_history, seat_names
+from cardroom.history.replay_events import QUIET, SECTIONS, TablePicture, apply_event, event_moves
 from cardroom.models import Hand, Seat, Table
 from cardroom.presentation.payment_words import party_words
-from cardroom.tables.history import hand_history, seat_names
-from cardroom.tables.payments import hand_payments
-from cardroom.tables.replay_events import QUIET, SECTIONS, TablePicture, apply_event, event_moves
+from cardroom.storage.payments import hand_payments
+from cardroom.tables.engines import engine_for
+from games.engine import ConfigError
 
 __all__ = [
     "LedgerBook",
@@ -114,7 +116,7 @@ def replay_history(
     ``names``: who sat where; ``start``: the stacks, pot and reserve as the hand began; ``you``:
     the viewer's seats; ``deal``: how many cards a seat is dealt face down, when the game always
     deals the same number (the backs drawn for hands the viewer may not see); ``payments``: the
-    hand's payments as the ledger recorded them (cardroom/tables/payments.py), which the
+    hand's payments as the ledger recorded them (cardroom/storage/payments.py), which the
     summary lists, or ``None``: those the events made.
     """
     events = [event for event in history.get("events", []) if event["type"] not in QUIET]
@@ -333,9 +335,6 @@ def deal_size(table: Table) -> int | None:
     same number (``None`` for Classic Guts games of several deals, which say it as they go)."""
     if table.game != "classic_guts":
         return DEAL_SIZES.get(table.game)
-    from cardroom.tables.engines import engine_for
-    from games.engine import ConfigError
-
     try:
         config = engine_for(table.game).make_config(table.preset, dict(table.config))
     except (ConfigError, ValueError, TypeError):

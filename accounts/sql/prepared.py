@@ -27,7 +27,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.tables.literals import literals
+from accounts.sql.literals import literals
 
 __all__ = ["Prepared", "execute_prepared", "statement_name"]
 
@@ -64,7 +64,7 @@ class Prepared:
         client (psycopg's ``mogrify``)."""
         self._psycopg = cursor.cursor
         self._mogrify = getattr(self._psycopg, "mogrify", None)
-        #: Whether values may be quoted here (cardroom/tables/literals.py) rather than by
+        #: Whether values may be quoted here (accounts/sql/literals.py) rather than by
         #: psycopg: text is quoted as standard-conforming strings read it.
         self._literals = self._mogrify is not None and (
             self._psycopg.connection.info.parameter_status("standard_conforming_strings") == "on"

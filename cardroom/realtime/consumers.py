@@ -37,7 +37,15 @@ from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
 from cardroom.presentation.pages import page_context
 from cardroom.realtime import freshness
 from cardroom.realtime.auth import NOT_LOGGED_IN, REVOKED, token_group
-from cardroom.realtime.logins import LOGIN_ENDED, Login, login_holds, login_of, login_seen
+from cardroom.realtime.logins import (
+    LOGIN_ENDED,
+    Login,
+    login_closed,
+    login_holds,
+    login_of,
+    login_opened,
+    login_seen,
+)
 from cardroom.realtime.protocol import (
     MessageError,
     check_message,
@@ -133,6 +141,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         if (read_at := self.scope.get("login_read_at")) is not None:
             login_seen(self.login, read_at)  # the handshake's read: the first check
+        login_opened(self.login)  # kept fresh while the socket is open
+        self.login_open = True
         if (
             not 0 < self.table_id <= MAX_TABLE_ID
             or not await database_sync_to_async(
@@ -192,6 +202,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=NOT_LOGGED_IN, reason=self.close_reason(reason))
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "login_open", False) and self.login is not None:
+            self.login_open = False
+            login_closed(self.login)
         if hasattr(self, "token_group"):
             await self.channel_layer.group_discard(self.token_group, self.channel_name)
         if hasattr(self, "group"):

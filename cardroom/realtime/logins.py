@@ -13,17 +13,24 @@ sockets of that login: a frame within that time of the last check costs one dict
 and no query. That is the one bound of the whole scheme: a login taken away anywhere (on any
 process, by any means) is refused on every socket's next frame at most ``LOGIN_CHECK_SECONDS``
 later. A socket that only listens is checked by the freshness round
-(cardroom/realtime/freshness.py), every ``FRESHNESS_SECONDS``.
+(cardroom/realtime/freshness.py), every ``FRESHNESS_SECONDS``. So that a frame seldom waits for
+a read of its own, each process reads again every ``REFRESH_SECONDS`` the logins of all its open
+sockets, in one query.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
+import weakref
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
@@ -34,12 +41,17 @@ from games.words import words
 __all__ = [
     "LOGIN_CHECK_SECONDS",
     "LOGIN_ENDED",
+    "REFRESH_SECONDS",
     "Login",
+    "login_closed",
     "login_holds",
     "login_of",
+    "login_opened",
     "login_seen",
     "logins_hold",
 ]
+
+log = logging.getLogger(__name__)
 
 #: How long this process trusts a verdict on a login: the most time between a login being
 #: taken away and its sockets' frames being refused (docs/protocol.md, "Connecting").
@@ -49,6 +61,11 @@ LOGIN_ENDED = words("logged out")
 
 #: The clock verdicts are timed by (a monotonic one; the tests set their own).
 clock: Callable[[], float] = time.monotonic
+#: How often a process reads again, in one query, the logins of all its open sockets, so that
+#: a frame finds a fresh verdict rather than waiting for a read of its own (None: never; the
+#: test suite turns it off, but for the test of it: a read in the background of every test
+#: would race the test database's teardown).
+REFRESH_SECONDS: float | None = None if settings.TESTING else LOGIN_CHECK_SECONDS / 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,16 +131,18 @@ async def login_holds(login: Login | None) -> bool:
     return holds
 
 
-async def logins_hold(logins: Iterable[Login | None]) -> dict[Login | None, bool]:
-    """``login_holds`` for many logins at once: those with no fresh verdict are read together,
-    in one trip to the thread pool."""
+async def logins_hold(
+    logins: Iterable[Login | None], *, within: float = LOGIN_CHECK_SECONDS
+) -> dict[Login | None, bool]:
+    """``login_holds`` for many logins at once: those with no verdict younger than ``within``
+    are read together, in one trip to the thread pool."""
     now = clock()
     verdicts: dict[Login | None, bool] = {None: False}
     owed: list[Login] = []
     for login in set(logins) - {None}:
         assert login is not None
         known = _verdicts.get(login)
-        if known is not None and now - known[1] < LOGIN_CHECK_SECONDS:
+        if known is not None and now - known[1] < within:
             verdicts[login] = known[0]
         else:
             owed.append(login)
@@ -133,6 +152,50 @@ async def logins_hold(logins: Iterable[Login | None]) -> dict[Login | None, bool
             _keep(login, holds, now)
             verdicts[login] = holds
     return verdicts
+
+
+#: Per event loop, the logins of its open sockets (a count each) and the task refreshing them.
+_open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Counter[Login]] = (
+    weakref.WeakKeyDictionary()
+)
+_refreshing: set[asyncio.Task[None]] = set()
+
+
+def login_opened(login: Login) -> None:
+    """A socket of ``login`` opened on this loop: its verdict is kept fresh from now on."""
+    loop = asyncio.get_running_loop()
+    counts = _open.get(loop)
+    if counts is None:
+        counts = _open[loop] = Counter()
+        if REFRESH_SECONDS is not None:
+            task = loop.create_task(_refresh(loop, REFRESH_SECONDS))
+            _refreshing.add(task)
+            task.add_done_callback(_refreshing.discard)
+    counts[login] += 1
+
+
+def login_closed(login: Login) -> None:
+    """A socket of ``login`` closed on this loop."""
+    counts = _open.get(asyncio.get_running_loop())
+    if counts is not None:
+        counts[login] -= 1
+        if counts[login] <= 0:
+            del counts[login]
+
+
+async def _refresh(loop: asyncio.AbstractEventLoop, every: float) -> None:
+    """Read again, every ``every`` seconds, the verdicts of the loop's open sockets that are
+    older than that, in one query; stop once no socket is open."""
+    while True:
+        await asyncio.sleep(every)
+        counts = _open.get(loop)
+        if not counts:
+            _open.pop(loop, None)  # the next socket to open starts another
+            return
+        try:
+            await logins_hold(list(counts), within=every)
+        except Exception:  # a failed read is retried at the next round, or by the frame itself
+            log.exception("the logins of the open sockets could not be read again")
 
 
 def login_read(login: Login) -> bool:

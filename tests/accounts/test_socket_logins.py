@@ -8,6 +8,7 @@ The verdicts are timed by ``logins.clock``, set here by hand: a test moves it pa
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 from typing import Any
@@ -306,3 +307,24 @@ async def test_the_sockets_of_one_login_share_its_verdict(alice, clock, reads):
     assert len(reads) == 1
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_a_process_keeps_its_sockets_verdicts_fresh_in_one_read(
+    alice, monkeypatch, reads, pushes_lost
+):
+    """Each process reads again, in the background, the logins of its open sockets: a frame
+    finds a fresh verdict (here, that the token was revoked) and waits for no read of its own."""
+    monkeypatch.setattr(logins, "REFRESH_SECONDS", 0.05)
+    table = await a_table()
+    made, socket = await a_token_socket(alice, table)
+    await asyncio.sleep(0.3)
+    assert reads, "the open socket's login was not read again"
+    assert await sync_to_async(token_revoke)(user=alice, token_id=made.pk)
+    await asyncio.sleep(0.3)
+    before, bankroll = len(reads), await sync_to_async(bankroll_balance)(user=alice)
+    await frame(socket, SIT)
+    await assert_refused(socket, await outputs_until_quiet(socket))
+    assert len(reads) - before <= 1  # at most a background round meanwhile: the frame read none
+    await table_untouched(table, alice, bankroll)
+    await asyncio.sleep(0.2)  # the socket closed: the loop's refreshing stops
+    assert asyncio.get_running_loop() not in logins._open

@@ -1,9 +1,8 @@
 """The garbage collector's settings for a server process (daphne, or ``runclock``).
 
-Measured in each daphne under the PostgreSQL benchmark at 100 tables (README, "Performance"),
-CPython's cycle collector at its defaults took about 3 s of CPU in a server's 36 s: a thousand
-young collections of about a millisecond each, and ten full ones of 100-170 ms each, during
-which the process answered no socket. A full collection walked every object the server had
+At its defaults CPython's cycle collector runs often under load, and each full collection
+stops the process from answering any socket while it lasts (docs/performance.md, "Why the
+live path is built as it is"). A full collection walked every object the server had
 built as it started (Django, Channels, daphne, the games' evaluators), none of which ever
 becomes garbage. So, once the server is built:
 

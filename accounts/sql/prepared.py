@@ -1,14 +1,14 @@
 """The runtime's hand-written statements as prepared statements of each PostgreSQL connection.
 
-Sampled with perf under the 100-table benchmark (README, "Performance"), PostgreSQL spent about
+Sampled with perf under the 100-table benchmark (docs/performance.md), PostgreSQL spent about
 a quarter of the machine, and of its own time about 40 % parsing, analysing and planning the
 same few statements again on every action (the table locked with its open hand, the seats with
 their players and limits, the ledger's accounts, the inserts and updates of every action):
 Django's cursors bind on the client, so PostgreSQL never sees a statement twice. Here each such
 statement is prepared once per connection (``PREPARE``, in the same text as its first
 ``EXECUTE``, so no round trip is added) and then only executed, with its values quoted by
-psycopg exactly as its own execute would quote them. The locked read of a table and its seats
-took 0.27 ms of PostgreSQL's CPU instead of 0.49 ms, transaction included.
+psycopg exactly as its own execute would quote them, so PostgreSQL plans each such statement
+once per connection (docs/performance.md has what it saves).
 
 Prepared statements outlive a rolled-back transaction (PostgreSQL does not undo ``PREPARE``),
 so a connection remembers only those of texts that ran without error; after an error it cannot

@@ -22,8 +22,7 @@ from accounts.sql.prepared import Prepared
 __all__ = ["Writes", "insert_returning"]
 
 #: psycopg keeps the parsed form of a statement of at most this many parameters (and 4 KB of
-#: text), and parses a larger one again on every call: a hand's events in one insert took
-#: 0.76 ms a call to parse under cProfile (which inflates it). Rows are split to stay under.
+#: text), and parses a larger one again on every call. Rows are split to stay under.
 PARAMETERS_AT_ONCE = 50
 
 

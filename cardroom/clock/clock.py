@@ -201,11 +201,9 @@ class ClockThread(threading.Thread):
         SQLite has one writer: a clock writing from its own thread made the server's action
         thread wait on the file lock, and SQLite's busy handler sleeps in steps of up to
         100 ms, so actions queued behind every timeout. Run by the thread that applies the
-        sockets' actions, the two simply take turns, one due table per turn: when the whole
-        sweep was one turn, every action that arrived during it waited for all of its
-        timeouts (30 at once when the tables' deadlines fall together), and in the 30-table
-        benchmark antes and declares took 170-335 ms at the p99 (four runs); one table per
-        turn, the actions go between the timeouts, 90-110 ms (two runs; tests/load/load.py).
+        sockets' actions, the two simply take turns, one due table per turn, so the actions go
+        between the timeouts rather than waiting for a whole sweep of them (measured:
+        docs/performance.md, "Why the live path is built as it is").
         """
         loop = server_loop() if connection.vendor == "sqlite" else None
         if loop is None:

@@ -11,10 +11,8 @@ So a handshake first waits for one of ``HANDSHAKES_AT_ONCE`` places (held until 
 accepted or refused), then until no action is waiting for its table or being applied in this
 process (``cardroom.realtime.queue.actions_quiet``): the players already at a table are answered
 first, and the sits of sockets that opened together arrive a few at a time rather than forty
-at once. With the second wait alone, sits took 170-180 ms at the median and 255-275 ms at the
-p99 (four runs); with both and the clock's turns (cardroom/clock/clock.py), 77-94 ms and
-199-224 ms (two runs); with the token stamps written together (token_stamps.py) and no hop
-(consumers.py) besides, 60-68 ms and 95-206 ms (four runs).
+at once (the measurements behind both waits: docs/performance.md, "Why the live path is built
+as it is").
 
 Both waits together are bounded by ``HANDSHAKE_WAIT_SECONDS``, far inside daphne's handshake
 timeout (``--websocket_connect_timeout``: 5 s by default, 20 s as the project starts daphne,
@@ -34,8 +32,8 @@ __all__ = ["HANDSHAKES_AT_ONCE", "HANDSHAKE_WAIT_SECONDS", "HandshakeAdmission"]
 
 #: The longest a new socket waits for its turn, in all.
 HANDSHAKE_WAIT_SECONDS = 0.5
-#: Handshakes one process works on at once (4 and 8 measured alike; with 2 the sits' p99 was
-#: 250-295 ms, as the opening ran into the first hands).
+#: Handshakes one process works on at once: enough that a room's opening is not drawn out into
+#: its first hands (docs/performance.md).
 HANDSHAKES_AT_ONCE = 8
 
 _places: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (

@@ -110,15 +110,10 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Channels' dispatch first runs ``close_old_connections`` in asgiref's one
         thread-sensitive thread for every frame and every group message. Every database call
         here runs through ``database_sync_to_async``, which checks its own thread's connection
-        before and after, so the hop has nothing to do, and costs: on PostgreSQL 12-14 % of a
-        server's busy time at 100 tables (py-spy); on SQLite a fifth of the server's CPU in the
-        30-table benchmark for the group messages alone, and there that thread is also the one
-        writer, so each frame of a socket waited in line behind the writes in hand before its
-        action waited in line again. SQLite once kept the hop for a socket's own frames, which
-        then measured faster than none; since the handshakes wait their turn
-        (cardroom/realtime/admission.py) and the clock takes turns table by table, the same
-        benchmark's round trips were faster without it (p99 126-135 ms in two runs, against
-        179-189 ms with it), so no message takes it."""
+        before and after, so the hop has nothing to do and only costs; on SQLite that thread is
+        also the one writer, so each frame of a socket would wait in line behind the writes in
+        hand before its action waited in line again. So no message takes it (measured:
+        docs/performance.md, "Why the live path is built as it is")."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")

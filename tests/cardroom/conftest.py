@@ -15,6 +15,15 @@ def survivor_table(db):
 
 
 @pytest.fixture
+def three_five_seven(db):
+    """A classic 3-5-7 table (legs, antes every deal), $1 ante, four seats."""
+    return table_create(
+        game="classic_guts", preset="three_five_seven", options={"ante": 100, "seats": 4},
+        name="3-5-7",
+    )  # fmt: skip
+
+
+@pytest.fixture
 def seated(survivor_table, make_player):
     """Three players seated at the Survivor table with $200 each."""
     players = [make_player(name) for name in ("ann", "ben", "cat")]

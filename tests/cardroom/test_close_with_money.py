@@ -172,14 +172,6 @@ def simultaneous(db):
     )  # fmt: skip
 
 
-@pytest.fixture
-def three_five_seven(db):
-    return table_create(
-        game="classic_guts", preset="three_five_seven", options={"ante": 100, "seats": 4},
-        name="3-5-7",
-    )  # fmt: skip
-
-
 def sit_three(table, make_player):
     players = [make_player(name) for name in ("ann", "ben", "cat")]
     for player in players:
@@ -218,7 +210,7 @@ def test_a_three_five_seven_deal_closed_mid_stage_plays_out_and_gives_back_the_a
     assert_whole(three_five_seven, players)
 
 
-def test_payers_leave_out_voided_transfers_and_antes_given_back(survivor_table, seated):
+def test_payers_start_afresh_once_the_pot_is_empty(survivor_table, seated):
     advance(survivor_table)
     for player in seated[:1]:
         act(survivor_table, player, "ante")

@@ -19,14 +19,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def three_five_seven(db):
-    return table_create(
-        game="classic_guts", preset="three_five_seven", options={"ante": 100, "seats": 4},
-        name="3-5-7",
-    )  # fmt: skip
-
-
-@pytest.fixture
 def players(three_five_seven, make_player):
     seated = [make_player(name) for name in ("ann", "ben", "cat")]
     for player in seated:

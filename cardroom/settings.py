@@ -222,7 +222,7 @@ if REDIS_URL:
             # sends one message per socket and takes each process's messages off its list one
             # at a time, four Redis commands each: at 100 tables on two processes it fell
             # seconds behind and the clients synced thousands of times a run
-            # (docs/architecture.md, "Where the time goes").
+            # (docs/performance.md, "Where the time goes").
             "BACKEND": _REDIS_LAYERS[_redis_layer],
             "CONFIG": {
                 # channels_redis waits for messages with a 5-second blocking pop; redis-py 8

@@ -11,7 +11,7 @@ other declare time out, so the clock's lateness is measured too. By default ever
 players sit at the same moment, so with equal timers the tables deal in step and each phase
 reaches the servers as one burst from all of them; ``--stagger S`` spreads the tables' first
 sits evenly over S seconds instead, as tables that filled at their own moments deal (the two
-measure different things: docs/architecture.md, "Tables in step"). Once the tables have stopped
+measure different things: docs/performance.md, "Tables in step"). Once the tables have stopped
 (the bots sit out as they go), the same number of sockets in groups of the same size measure a
 bare Channels group broadcast (tests/load/bare.py): the yardstick for the full stack's state
 frames per second. Every loop is bounded in count and time; the script stops by itself.

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
+from django.test import Client
 
 from cardroom.presentation.howto import PAGES
 from cardroom.tables.engines import PACKAGES, engine_for
@@ -62,7 +64,7 @@ def test_the_checks_find_what_they_look_for() -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("slug", ["", *(page.slug + "/" for page in PAGES)])
-def test_how_to_play_speaks_words_and_dollars(client, slug, language) -> None:
+def test_how_to_play_speaks_words_and_dollars(client: Client, slug: str, language: str) -> None:
     response = client.get(f"/how-to-play/{slug}", headers={"accept-language": language})
     assert response.status_code == 200
     assert _problems(_seen(response.content.decode())) == []
@@ -75,7 +77,9 @@ def _tables() -> list[tuple[str, str]]:
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("game", "preset"), _tables())
-def test_house_rules_speak_words_and_dollars(client, alice, game, preset, language) -> None:
+def test_house_rules_speak_words_and_dollars(
+    client: Client, alice: Any, game: str, preset: str, language: str
+) -> None:
     table = table_create(game=game, preset=preset, options=OPTIONS.get(game, {}), name="Help")
     client.force_login(alice)
     html = client.get(f"/tables/{table.pk}/", headers={"accept-language": language}).content

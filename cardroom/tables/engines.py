@@ -113,7 +113,7 @@ def engine_for(game: str) -> Engine:
     module = importlib.import_module(PACKAGES[game])
     presets = _presets(game, module)
     return Engine(
-        game=getattr(module, "GAME", None) or module.GUTS,
+        game=module.GAME,
         make_config=module.make_config,
         new_table=module.new_table,
         presets=presets,

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from games.engine import IllegalAction
-from games.guts import GUTS, make_config, new_table
+from games.guts import GAME, make_config, new_table
 
 from .helpers import Table, of
 
@@ -19,8 +19,8 @@ def test_sitting_down_buys_in_within_the_limits_and_a_second_player_starts_a_rou
     state = new_table(make_config("monte_carlo", {"ante": 100, "max_buy_in": 20_000}))
     for stack, reason in ((9_999, "least"), (20_001, "most")):
         with pytest.raises(IllegalAction, match=reason):
-            GUTS.apply(state, {"kind": "sit", "seat": 0, "stack": stack, "now": 0})
-    state, events = GUTS.apply(
+            GAME.apply(state, {"kind": "sit", "seat": 0, "stack": stack, "now": 0})
+    state, events = GAME.apply(
         state, {"kind": "sit", "seat": 3, "stack": 10_000, "player": "ann", "now": 1}
     )
     assert [event.to_json() for event in events] == [
@@ -29,12 +29,12 @@ def test_sitting_down_buys_in_within_the_limits_and_a_second_player_starts_a_rou
     assert [(m.source, m.target, m.amount) for m in events[0].moves()] == [
         ("bankroll:3", "stack:3", 10_000)
     ]
-    assert state.phase == "waiting" and GUTS.deadline(state) is None
+    assert state.phase == "waiting" and GAME.deadline(state) is None
     with pytest.raises(IllegalAction, match="taken"):
-        GUTS.apply(state, {"kind": "sit", "seat": 3, "stack": 10_000, "now": 2})
-    state, _ = GUTS.apply(state, {"kind": "sit", "seat": 5, "stack": 10_000, "now": 2})
-    assert state.phase == "pause" and GUTS.deadline(state) == 5.0
-    state, events = GUTS.apply(state, {"kind": "timeout", "now": 5})
+        GAME.apply(state, {"kind": "sit", "seat": 3, "stack": 10_000, "now": 2})
+    state, _ = GAME.apply(state, {"kind": "sit", "seat": 5, "stack": 10_000, "now": 2})
+    assert state.phase == "pause" and GAME.deadline(state) == 5.0
+    state, events = GAME.apply(state, {"kind": "timeout", "now": 5})
     assert state.pending == (3, 5)
 
 
@@ -163,7 +163,7 @@ def test_an_illegal_action_says_why_and_changes_nothing(
     table.deal()
     before = table.state
     with pytest.raises(IllegalAction, match=reason):
-        GUTS.apply(before, {"now": 1.0, **action})
+        GAME.apply(before, {"now": 1.0, **action})
     assert table.state is before
 
 
@@ -173,7 +173,7 @@ def test_a_deck_with_a_repeated_card_is_refused() -> None:
     deck = ["As"] * 52
     with pytest.raises(IllegalAction, match="appears twice"):
         table.act("deal", deck=deck)
-    assert GUTS.wants_deck(table.state)
+    assert GAME.wants_deck(table.state)
 
 
 def test_leaving_while_the_deck_is_awaited_is_out_of_the_hand_about_to_be_dealt() -> None:

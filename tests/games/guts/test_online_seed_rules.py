@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.guts import GUTS
+from games.guts import GAME
 
 from .helpers import Table, of
 
@@ -151,9 +151,9 @@ def test_the_window_runs_from_the_moment_the_last_ante_is_answered() -> None:
 def test_an_ante_is_refused_once_the_call_has_closed_into_the_window() -> None:
     table = _short_loser()
     table.timeout()
-    legal = GUTS.legal_actions(table.state, 3)
+    legal = GAME.legal_actions(table.state, 3)
     assert {"kind": "ante", "amount": 100} not in legal
-    decline = [action for action in GUTS.legal_actions(table.state, 2) if "owed" in action]
+    decline = [action for action in GAME.legal_actions(table.state, 2) if "owed" in action]
     assert decline == [{"kind": "decline", "owed": 400, "pays": 350}]
 
 
@@ -173,7 +173,7 @@ def test_the_window_is_the_same_when_the_actions_are_applied_again() -> None:
     table.timeout()
     state = table.start
     for action in table.recorded:
-        state, _events = GUTS.apply(state, action)
+        state, _events = GAME.apply(state, action)
     assert state == table.state
     assert table.now == table.recorded[-2]["now"] + 5
 

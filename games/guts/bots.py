@@ -152,7 +152,9 @@ class Driver:
                 self.rounds += 1
             elif kind is ev.RakeTaken:
                 self.rake += event.amount
-            elif kind is ev.PlayerSat or kind is ev.ToppedUp:
+            elif kind is ev.PlayerSat:
+                self.bought_in += event.stack
+            elif kind is ev.ToppedUp:
                 self.bought_in += event.amount
         if self.audit:
             self._post(events)

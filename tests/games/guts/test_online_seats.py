@@ -24,7 +24,7 @@ def test_sitting_down_buys_in_within_the_limits_and_a_second_player_starts_a_rou
         state, {"kind": "sit", "seat": 3, "stack": 10_000, "player": "ann", "now": 1}
     )
     assert [event.to_json() for event in events] == [
-        {"type": "player_sat", "seat": 3, "player": "ann", "amount": 10_000}
+        {"type": "player_sat", "seat": 3, "player": "ann", "stack": 10_000}
     ]
     assert [(m.source, m.target, m.amount) for m in events[0].moves()] == [
         ("bankroll:3", "stack:3", 10_000)
@@ -54,7 +54,7 @@ def test_a_player_who_sits_down_during_a_round_waits_for_the_next_round() -> Non
 def test_leaving_between_rounds_returns_the_stack_to_the_bankroll() -> None:
     table = Table()
     events = table.act("leave", 1)
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 1, "amount": 10_000}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 1, "stack": 10_000}]
     assert [(m.source, m.target) for m in events[0].moves()] == [("stack:1", "bankroll:1")]
     assert table.state.seats[1] is None
 
@@ -68,7 +68,7 @@ def test_leaving_during_a_hand_is_out_at_once_and_stands_up_when_the_hand_ends()
     assert table.state.seats[2] is not None and table.state.seats[2].leaving
     events = table.declare(P0="in", P1="in")
     assert of(events, "mucked") == [{"type": "mucked", "seat": 2}]
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 2, "amount": 9_900}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 2, "stack": 9_900}]
     assert table.state.seats[2] is None
     assert table.total() == 30_000 - 9_900  # the leaver took only the stack; the ante stays
 
@@ -83,7 +83,7 @@ def test_a_player_who_chose_in_and_leaves_still_pays_what_they_owe() -> None:
     assert of(events, "pot_matched") == [
         {"type": "pot_matched", "seat": 1, "amount": 300, "owed": 300}
     ]
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 1, "amount": 9_600}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 1, "stack": 9_600}]
     assert table.state.pot == 300
 
 

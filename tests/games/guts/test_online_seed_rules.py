@@ -191,6 +191,6 @@ def test_a_player_who_chose_in_and_leaves_stays_in_and_may_win() -> None:
     events = table.declare(P1="in", P2="out")
     assert sorted(shown["seat"] for shown in of(events, "hand_shown")) == [0, 1]
     assert of(events, "pot_won") == [{"type": "pot_won", "seat": 0, "amount": 291}]
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 0, "amount": 10_191}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 0, "stack": 10_191}]
     assert table.state.seats[0] is None
     assert table.state.confirmed == (1,)

@@ -515,9 +515,7 @@ def _player_sat(table: TablePicture, data: Mapping[str, Any]) -> Words:
     if data.get("player"):
         seat.player = table.names[seat.seat] = str(data["player"])
     # Translators: said of a player, after their name: "ann: sits down with $200.00".
-    return seat.seat, _("sits down with %(amount)s") % {
-        "amount": money(_seat_cents(data))
-    }
+    return seat.seat, _("sits down with %(amount)s") % {"amount": money(_seat_cents(data))}
 
 
 @_on("player_left")

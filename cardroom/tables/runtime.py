@@ -32,7 +32,6 @@ from cardroom.models import (
     TableAction,
     TableStatus,
 )
-from cardroom.realtime.broadcast import broadcast_on_commit
 from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_at_rest
 from cardroom.storage.rows import (
     bankroll_balances,
@@ -43,6 +42,7 @@ from cardroom.storage.rows import (
     table_and_seats_locked,
     table_row_locked,
 )
+from cardroom.tables.announce import announce_on_commit
 from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
@@ -541,7 +541,7 @@ def settle(
     writes.update(table, written)
     writes.flush()  # before the snapshot, which may read the hand that ended
     ended = "hand_ended" in types or "pot_returned" in types
-    broadcast_on_commit(table, _snapshot(table, recorded, seats, users, hand, ended))
+    announce_on_commit(table, _snapshot(table, recorded, seats, users, hand, ended))
     return Outcome(table.pk, version, types)
 
 

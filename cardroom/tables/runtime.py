@@ -2,9 +2,19 @@
 
 One action is one database transaction: lock the table row, load the state, ``apply``, post
 every money move to the ledger, append the events to the history, save the state with a new
-version and the next deadline; after commit, tell the table's channel group the new version.
+version and the next deadline; after commit, hand the new version to the announcement hook
+(cardroom/tables/announce.py), which the sockets plug in.
 A game never deals by itself: when it wants a deck, the runtime shuffles with ``secrets``,
 records the deck's commitment in a new hand, and applies the deal in the same transaction.
+
+Invariants: a refused action changes nothing (its transaction, or a batch's savepoint, is
+undone); each applied action makes exactly one new version, whose journal replayed from the
+table's first state gives the same events; every chip an event moves is posted to the ledger
+under a key unique to (table, version, event, move), so nothing is posted twice; the runtime
+reads the game's state only through the game (games.engine.Game).
+
+``settle_played`` is the path every change takes after ``apply``, as named steps over the
+action's :class:`Context` and what is :class:`Played` so far.
 """
 
 from __future__ import annotations
@@ -138,10 +148,12 @@ class Outcome:
 
 
 def _timestamp(moment: datetime) -> float:
+    """A moment as the rules read it: seconds since the epoch."""
     return moment.timestamp()
 
 
 def moment_of(timestamp: float | None) -> datetime | None:
+    """A rules' moment (a deadline) as an aware datetime, or None."""
     return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
@@ -236,6 +248,8 @@ def _apply(
     present: bool = False,
     claim: bool = False,
 ) -> Outcome:
+    """Apply ``action`` in a transaction of its own; a refused retry of an id that was
+    applied is answered with that application (``_repeated``)."""
     try:
         with transaction.atomic():
             if claim:
@@ -268,6 +282,7 @@ def locked_table_and_seats(table_id: int) -> tuple[Table, dict[int, Seat]]:
 
 
 def _with_open_hand(table: Table) -> Table:
+    """``table`` with its open hand read, if the lock's read could not join it."""
     if table.open_hand_id is not None and table.open_hand is None:
         # PostgreSQL, after waiting for the lock: the row is re-read as the other transaction
         # left it, but the joined hand is read from the snapshot taken before the wait, in
@@ -839,6 +854,9 @@ def _player_action(
     now: datetime,
     present: bool,
 ) -> JSON:
+    """A player's action as the rules take it: only the fields the rules read, for the
+    user's own seat. A ``sit`` is checked (a free seat, the wait list, a whole-cents buy-in)
+    and its Seat row inserted, joining ``seats`` and ``users``; IllegalAction otherwise."""
     mine = next((number for number, seat in seats.items() if seat.user_id == user.pk), None)
     if "table" in action and action["table"] != table.pk:
         raise IllegalAction(
@@ -995,6 +1013,7 @@ def _audience(event: Event) -> list[int] | None:
 def _close_vacated_seats(
     table: Table, public: JSON, seats: Mapping[int, Seat], now: datetime
 ) -> None:
+    """Mark left, now, each held seat the game's ``public`` view no longer seats."""
     occupied = {entry["seat"] for entry in public["seats"] if "player" in entry}
     for number, seat in seats.items():
         if number not in occupied:

@@ -41,12 +41,13 @@ result), so the runtime can open and close its hand record.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 __all__ = [
     "HIDDEN",
+    "JSON",
     "ConfigError",
     "Event",
     "Game",
@@ -59,6 +60,7 @@ __all__ = [
     "stack",
 ]
 
+#: A JSON object: an action, a view, a dumped state, an event's record.
 JSON = dict[str, Any]
 S = TypeVar("S")
 
@@ -105,7 +107,23 @@ def bankroll(seat: int) -> str:
 
 
 class Event(Protocol):
-    """Something that happened. Events are the stored hand history."""
+    """Something that happened. Events are the stored hand history (games/events.py has the
+    base every game's events share)."""
+
+    @property
+    def type(self) -> str:
+        """The event's name in the stored history (``to_json()["type"]``)."""
+        ...
+
+    @property
+    def private_to(self) -> int | None:
+        """The only seat that may read it, :data:`HIDDEN` for nobody, ``None``: everyone."""
+        ...
+
+    @property
+    def audience(self) -> Collection[int] | None:
+        """The seats that may read an event shown to a group (it then decides alone)."""
+        ...
 
     def moves(self) -> tuple[Move, ...]:
         """The money this event moved, in order (empty for most events)."""

@@ -141,9 +141,11 @@ class BaseEvent:
         return data
 
 
-# The seat events below are those whose JSON is the same in the games that use them. Guts keeps
-# its own PlayerSat, PlayerLeft (``amount``) and SatOut (``reason``); Three Card Poker its
-# Connected and Disconnected: their JSON differs, and the stored histories hold it.
+# The seat events below are those whose JSON is the same in the games that use them. An event
+# type has one schema in every game: Guts' own PlayerSat adds the player's name to this one, and
+# its SatOut a ``reason``. Rows stored before the schemas were one name the cents of Guts'
+# ``player_sat`` and ``player_left`` ``amount``: their readers (cardroom/history/,
+# cardroom/presentation/) read ``stack`` and fall back on ``amount``.
 
 
 @dataclass(frozen=True, slots=True)

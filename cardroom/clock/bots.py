@@ -133,11 +133,11 @@ def bot_decision(game: str, state: dict[str, Any]) -> dict[str, Any] | None:
 def _classic_action(table: Table, seat: int) -> dict[str, Any] | None:
     """Classic Guts: the games package's bot, which reads only the seat's own cards and the
     public rules (games.guts.bots.classic_bot_action); antes there are automatic."""
-    from games.guts import GUTS
+    from games.guts import GAME
     from games.guts.bots import classic_bot_action
     from games.guts.classic.state import ClassicState
 
-    state = GUTS.load(table.state)
+    state = GAME.load(table.state)
     return classic_bot_action(state, seat) if isinstance(state, ClassicState) else None
 
 

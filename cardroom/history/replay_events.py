@@ -143,10 +143,12 @@ def event_moves(data: Mapping[str, Any]) -> list[Move]:
     seat = data.get("seat")
     stack = f"stack:{seat}"
     moves: list[Move] = []
-    if kind in ("player_sat", "topped_up"):
-        moves = [(f"bankroll:{seat}", stack, _cents(data, "amount", "stack"))]
+    if kind == "player_sat":
+        moves = [(f"bankroll:{seat}", stack, _seat_cents(data))]
+    elif kind == "topped_up":
+        moves = [(f"bankroll:{seat}", stack, _cents(data, "amount"))]
     elif kind == "player_left":
-        moves = [(stack, f"bankroll:{seat}", _cents(data, "amount", "stack"))]
+        moves = [(stack, f"bankroll:{seat}", _seat_cents(data))]
     elif kind in ("ante_posted", "pot_matched"):
         moves = [(stack, "pot", _cents(data, "amount"))]
     elif kind == "antes_returned":
@@ -183,12 +185,24 @@ def event_moves(data: Mapping[str, Any]) -> list[Move]:
 
 
 def _cents(data: Mapping[str, Any], *names: str) -> int:
-    """The first of ``names`` that holds cents (games name the same amount differently)."""
+    """The first of ``names`` that holds cents (0 if none does)."""
     for name in names:
         value = data.get(name)
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return 0
+
+
+def _seat_cents(data: Mapping[str, Any]) -> int:
+    """The cents a ``player_sat`` or ``player_left`` moved: its ``stack``, or, in a Guts row
+    stored before every game wrote ``stack``, its ``amount`` (games/events.py).
+
+    >>> _seat_cents({"type": "player_sat", "seat": 1, "stack": 500})
+    500
+    >>> _seat_cents({"type": "player_left", "seat": 1, "amount": 300})
+    300
+    """
+    return _cents(data, "stack", "amount")
 
 
 def signed(cents: int) -> str:
@@ -501,16 +515,14 @@ def _player_sat(table: TablePicture, data: Mapping[str, Any]) -> Words:
     if data.get("player"):
         seat.player = table.names[seat.seat] = str(data["player"])
     # Translators: said of a player, after their name: "ann: sits down with $200.00".
-    return seat.seat, _("sits down with %(amount)s") % {
-        "amount": money(_cents(data, "amount", "stack"))
-    }
+    return seat.seat, _("sits down with %(amount)s") % {"amount": money(_seat_cents(data))}
 
 
 @_on("player_left")
 def _player_left(table: TablePicture, data: Mapping[str, Any]) -> Words:
     seat = _seat_of(table, data)
     seat.status = "left"
-    cents = _cents(data, "amount", "stack")
+    cents = _seat_cents(data)
     if cents:
         return seat.seat, _("leaves the table with %(amount)s") % {"amount": money(cents)}
     return seat.seat, _("leaves the table")

@@ -33,6 +33,7 @@ from cardroom.presentation.payment_words import party_words
 from cardroom.storage.payments import hand_payments
 from cardroom.tables.engines import engine_for
 from games.engine import ConfigError
+from games.guts.classic.config import ClassicConfig
 
 __all__ = [
     "LedgerBook",
@@ -339,7 +340,7 @@ def deal_size(table: Table) -> int | None:
         config = engine_for(table.game).make_config(table.preset, dict(table.config))
     except (ConfigError, ValueError, TypeError):
         return None
-    if getattr(config, "flow", "one_deal") != "one_deal":
+    if not isinstance(config, ClassicConfig) or config.flow != "one_deal":
         return None
     return int(config.cards) - (1 if config.low_wild else 0)
 

@@ -191,13 +191,19 @@ class _Reader:
         return self.data.get(field, default)
 
 
+def _seat_money(r: _Reader) -> str:
+    """The cents of a ``player_sat`` or ``player_left``: its ``stack``, or, in a Guts row stored
+    before every game wrote ``stack``, its ``amount`` (games/events.py)."""
+    return r.money("stack") if "stack" in r.data else r.money("amount")
+
+
 def _sat(r: _Reader) -> str:
-    amount = r.money("amount") if "amount" in r.data else r.money("stack")
+    amount = _seat_money(r)
     return _("%(seat)s sat down with %(amount)s") % {"seat": r.seat(), "amount": amount}
 
 
 def _left(r: _Reader) -> str:
-    amount = r.money("amount") if "amount" in r.data else r.money("stack")
+    amount = _seat_money(r)
     return _("%(seat)s left the table with %(amount)s") % {"seat": r.seat(), "amount": amount}
 
 

@@ -6,6 +6,10 @@ kept daphne from stopping (the loop had stopped, the worker waited for it foreve
 interpreter waited for the worker). So the send is handed to the server's loop and the worker
 goes on. A process with no server loop (``runclock``, a management command, a sync test) sends
 from its own thread, as before.
+
+The runtime, below this layer, hands each committed version to the hook of
+cardroom/tables/announce.py; :func:`send_version` is that hook, plugged in every process by
+``CardroomConfig.ready`` (cardroom/apps.py), so the servers and ``runclock`` send alike.
 """
 
 from __future__ import annotations
@@ -17,9 +21,16 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
 
-__all__ = ["ServerLoop", "broadcast_on_commit", "server_loop", "version_message"]
+from cardroom.tables.announce import Announcement, announce_on_commit
+
+__all__ = [
+    "ServerLoop",
+    "broadcast_on_commit",
+    "send_version",
+    "server_loop",
+    "version_message",
+]
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +68,14 @@ def version_message(table_id: int, version: int, snapshot: dict[str, Any] | None
 
 def broadcast_on_commit(table: Any, snapshot: dict[str, Any] | None = None) -> None:
     """Tell the table's group its new version once the transaction commits (never before:
-    nobody may see a state that was rolled back)."""
-    group, message = table.group_name, version_message(table.pk, table.version, snapshot)
-    transaction.on_commit(lambda: send_to_group(group, message))
+    nobody may see a state that was rolled back); the runtime's own way, through the hook."""
+    announce_on_commit(table, snapshot)
+
+
+def send_version(announcement: Announcement) -> None:
+    """The hook of cardroom/tables/announce.py: send a committed version to its group."""
+    message = version_message(announcement.table_id, announcement.version, announcement.snapshot)
+    send_to_group(announcement.group, message)
 
 
 def send_to_group(group: str, message: dict[str, Any]) -> None:

@@ -33,6 +33,7 @@ from cardroom.stats.period import Period
 from cardroom.stats.series import Series, balance_series
 from cardroom.stats.sessions import Sessions, player_sessions
 from cardroom.tables.engines import engine_for
+from games.three_card_poker.config import TableConfig
 from games.three_card_poker.odds import exact_odds
 
 __all__ = [
@@ -283,7 +284,9 @@ def expected_result(table: Table, staked: dict[str, int]) -> Fraction:
     bet it leads to is part of that figure, so Play stakes add nothing of their own); each
     Pair Plus bet minus the Pair Plus house edge; both under the table's pay tables.
     """
-    tables = engine_for(Game.THREE_CARD_POKER).make_config(table.preset, table.config).pay_tables
+    config = engine_for(Game.THREE_CARD_POKER).make_config(table.preset, table.config)
+    assert isinstance(config, TableConfig)  # the engine of Three Card Poker tables
+    tables = config.pay_tables
     odds = exact_odds(tables.ante_bonus, tables.pair_plus)
     return -(
         staked.get("ante", 0) * odds.ante_play_house_edge

@@ -1,15 +1,21 @@
 """The log of a table's recent hands, as a snapshot carries it (cardroom/tables/snapshots.py):
-who won what, the pot, the rake and every payment, or what a hand without a winner came to."""
+who won what, the pot, the rake and every payment, or what a hand without a winner came to.
+
+Contracts: only finished hands are listed, newest first, each player named as they were seated
+when the hand was played (``seat N`` if nobody was); the sentences are the English ones, keyed,
+so that each page says them in its reader's language.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from django.utils.translation import gettext_noop
 
-from cardroom.models import Hand, Table
+from cardroom.models import Hand, Seat, Table
 from cardroom.storage.payments import payments_json, seat_finder
 from cardroom.storage.rows import finished_hands_paid, seats_since
+from games.engine import JSON
 
 __all__ = ["SUMMARIES", "recent_hands"]
 
@@ -27,7 +33,7 @@ SUMMARIES = {
 }
 
 
-def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
+def recent_hands(*, table: Table, limit: int = 8) -> list[JSON]:
     """The table's last few finished hands, for the log: number, pot, rake, who won what and
     ``payments``: every payment of the hand as the ledger recorded it, over all its stages
     (cardroom/storage/payments.py)."""
@@ -41,14 +47,8 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
     for hand, movements in paid:
         result = hand.result or {}
 
-        def name(number: int, hand: Any = hand) -> str:
-            for seat in seats:
-                sat_then = seat.joined <= hand.ended and (
-                    seat.left is None or seat.left >= hand.started
-                )
-                if seat.number == number and sat_then:
-                    return seat.user.public_name
-            return f"seat {number}"
+        def name(number: int, hand: Hand = hand) -> str:
+            return _player_name(seats, hand, number)
 
         winners = [
             {"player": name(pair[0]), "amount": pair[1]}
@@ -91,7 +91,18 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[dict[str, Any]]:
     return rows
 
 
-def _no_winner(game: str, hand: Hand, result: dict[str, Any]) -> str:
+def _player_name(seats: Sequence[Seat], hand: Hand, number: int) -> str:
+    """Who sat in seat ``number`` while the finished ``hand`` was played (``seat N``: nobody)."""
+    ended = hand.ended
+    assert ended is not None  # the log lists finished hands only
+    for seat in seats:
+        sat_then = seat.joined <= ended and (seat.left is None or seat.left >= hand.started)
+        if seat.number == number and sat_then:
+            return seat.user.public_name
+    return f"seat {number}"
+
+
+def _no_winner(game: str, hand: Hand, result: JSON) -> str:
     """What a hand without a winner came to, in the game's own terms, as a key of
     ``SUMMARIES`` (shown when nobody won: "the pot carries" is true of Guts only, and never of
     a void, whose stakes went back)."""

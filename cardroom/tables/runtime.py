@@ -2,9 +2,19 @@
 
 One action is one database transaction: lock the table row, load the state, ``apply``, post
 every money move to the ledger, append the events to the history, save the state with a new
-version and the next deadline; after commit, tell the table's channel group the new version.
+version and the next deadline; after commit, hand the new version to the announcement hook
+(cardroom/tables/announce.py), which the sockets plug in.
 A game never deals by itself: when it wants a deck, the runtime shuffles with ``secrets``,
 records the deck's commitment in a new hand, and applies the deal in the same transaction.
+
+Invariants: a refused action changes nothing (its transaction, or a batch's savepoint, is
+undone); each applied action makes exactly one new version, whose journal replayed from the
+table's first state gives the same events; every chip an event moves is posted to the ledger
+under a key unique to (table, version, event, move), so nothing is posted twice; the runtime
+reads the game's state only through the game (games.engine.Game).
+
+``settle_played`` is the path every change takes after ``apply``, as named steps over the
+action's :class:`Context` and what is :class:`Played` so far.
 """
 
 from __future__ import annotations
@@ -12,9 +22,9 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
@@ -32,7 +42,6 @@ from cardroom.models import (
     TableAction,
     TableStatus,
 )
-from cardroom.realtime.broadcast import broadcast_on_commit
 from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_at_rest
 from cardroom.storage.rows import (
     bankroll_balances,
@@ -43,25 +52,30 @@ from cardroom.storage.rows import (
     table_and_seats_locked,
     table_row_locked,
 )
-from cardroom.tables.engines import Engine, engine_for
+from cardroom.tables.announce import announce_on_commit
+from cardroom.tables.engines import Engine, TableState, engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
 from cardroom.tables.pot_payers import pot_returns
 from cardroom.tables.presence import LEASE
 from cardroom.tables.readers import event_readers
-from cardroom.tables.snapshots import commitment_of, table_snapshot
+from cardroom.tables.snapshots import Snapshot, commitment_of, table_snapshot
 from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck
-from games.engine import ConfigError, IllegalAction
+from games.engine import JSON, ConfigError, Event, Game, IllegalAction
 from games.words import Sentence, words
 
 __all__ = [
+    "Action",
+    "Context",
     "Outcome",
+    "Played",
     "Request",
     "journal_restore",
     "locked_table",
     "moment_of",
     "settle",
+    "settle_played",
     "table_act",
     "table_act_many",
     "table_apply",
@@ -71,6 +85,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: An action as a client or the house sends it: a JSON object with a ``kind``.
+Action = Mapping[str, object]
 
 #: Actions a player may send; the runtime adds ``seat`` and ``now`` itself.
 PLAYER_ACTIONS = frozenset(
@@ -131,16 +148,18 @@ class Outcome:
 
 
 def _timestamp(moment: datetime) -> float:
+    """A moment as the rules read it: seconds since the epoch."""
     return moment.timestamp()
 
 
 def moment_of(timestamp: float | None) -> datetime | None:
+    """A rules' moment (a deadline) as an aware datetime, or None."""
     return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
 @transaction.atomic
 def table_create(
-    *, game: str, preset: str, options: Mapping[str, Any], name: str, bots: int = 0
+    *, game: str, preset: str, options: Mapping[str, object], name: str, bots: int = 0
 ) -> Table:
     """A new open table; the config is validated by the game (ConfigError says what is wrong)."""
     engine = engine_for(game)
@@ -173,7 +192,7 @@ def table_act(
     *,
     table_id: int,
     user: User,
-    action: Mapping[str, Any],
+    action: Action,
     now: datetime | None = None,
     action_id: str | None = None,
     present: bool = False,
@@ -214,9 +233,7 @@ def table_timeout(
         return None
 
 
-def table_apply(
-    *, table_id: int, action: Mapping[str, Any], now: datetime | None = None
-) -> Outcome:
+def table_apply(*, table_id: int, action: Action, now: datetime | None = None) -> Outcome:
     """A system action (the clock, the operator, bots acting for their seat)."""
     return _apply(table_id=table_id, action=dict(action), user=None, now=now)
 
@@ -224,13 +241,15 @@ def table_apply(
 def _apply(
     *,
     table_id: int,
-    action: dict[str, Any],
+    action: JSON,
     user: User | None,
     now: datetime | None = None,
     action_id: str | None = None,
     present: bool = False,
     claim: bool = False,
 ) -> Outcome:
+    """Apply ``action`` in a transaction of its own; a refused retry of an id that was
+    applied is answered with that application (``_repeated``)."""
     try:
         with transaction.atomic():
             if claim:
@@ -263,6 +282,7 @@ def locked_table_and_seats(table_id: int) -> tuple[Table, dict[int, Seat]]:
 
 
 def _with_open_hand(table: Table) -> Table:
+    """``table`` with its open hand read, if the lock's read could not join it."""
     if table.open_hand_id is not None and table.open_hand is None:
         # PostgreSQL, after waiting for the lock: the row is re-read as the other transaction
         # left it, but the joined hand is read from the snapshot taken before the wait, in
@@ -274,7 +294,7 @@ def _with_open_hand(table: Table) -> Table:
 def _apply_to(
     table: Table,
     seats: dict[int, Seat],
-    action: dict[str, Any],
+    action: JSON,
     user: User | None,
     now: datetime | None,
     action_id: str | None,
@@ -284,7 +304,7 @@ def _apply_to(
     brought up to date in memory, so a batch's next action starts from them)."""
     now = now or timezone.now()
     engine = engine_for(table.game)
-    game = engine.game
+    game: Game[TableState] = engine.game
     users = {number: seat.user for number, seat in seats.items()}
     if user is not None:
         action = _player_action(table, game, action, user, seats, users, now, present)
@@ -304,7 +324,8 @@ def _apply_to(
         # Exclusions and the player's own limits (docs/responsible-gaming.md).
         guard_stake(action=action, events=events, seat=seats[action["seat"]], now=now)
     actor = None if user is None else (user, action_id)
-    outcome = settle(table, engine, state, list(events), seats, users, now, [action], actor)
+    context = Context(table, engine, seats, users, now, actor)
+    outcome = settle_played(context, Played(state, events, (action,)))
     for number in [number for number, seat in seats.items() if seat.left is not None]:
         del seats[number]
     return outcome
@@ -314,13 +335,19 @@ class Request(NamedTuple):
     """One player's request in a batch (see ``table_act`` for its fields)."""
 
     user: User
-    action: Mapping[str, Any]
+    action: Action
     action_id: str | None = None
     present: bool = False
 
 
+#: A request given as a plain tuple: (user, action[, action id[, present]]).
+RequestTuple = (
+    tuple[User, Action] | tuple[User, Action, str | None] | tuple[User, Action, str | None, bool]
+)
+
+
 def table_act_many(
-    *, table_id: int, requests: Sequence[Request | tuple[Any, ...]]
+    *, table_id: int, requests: Sequence[Request | RequestTuple]
 ) -> list[Outcome | Exception]:
     """Several players' actions at one table, in the order given, in one transaction.
 
@@ -429,82 +456,209 @@ def table_release(*, table_id: int, now: datetime | None = None) -> Outcome | No
         if not seats_to_release(engine, state, seats):
             return None
         users = {number: seat.user for number, seat in seats.items()}
-        return settle(table, engine, state, [], seats, users, now or timezone.now(), [])
+        context = Context(table, engine, seats, users, now or timezone.now())
+        return settle_played(context, Played(state, (), ()))
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The action being settled, in the transaction that holds ``table``'s row lock.
+
+    ``seats``: the table's held seats; ``users``: who sits where (the players who leave with
+    this version included); ``now``: the action's moment. ``actor``: the player whose action
+    is the journal's first entry, and the id their client gave it (kept with it, so that the
+    id is never applied again); ``None`` for the clock, an operator or the house. The
+    ``table`` and the ``seats`` are the rows this version writes: settling brings them up to
+    date in memory, so a batch's next action starts from them.
+    """
+
+    table: Table
+    engine: Engine
+    seats: dict[int, Seat]
+    users: Mapping[int, User]
+    now: datetime
+    actor: tuple[User, str | None] | None = None
+
+    @property
+    def game(self) -> Game[TableState]:
+        """The table's rules."""
+        game: Game[TableState] = self.engine.game
+        return game
+
+    @property
+    def stamp(self) -> float:
+        """``now`` as the rules read it (seconds since the epoch)."""
+        return _timestamp(self.now)
+
+
+class Played(NamedTuple):
+    """What this version has played so far: the table's ``state``, the events ``recorded``
+    (what the history, the ledger and the watchers get) and the ``journal`` of the actions
+    that made them, in order (replayed from the table's first state, they give the same
+    events: cardroom/history/journal_audit.py)."""
+
+    state: TableState
+    recorded: tuple[Event, ...]
+    journal: tuple[JSON, ...]
+
+    def then(self, state: TableState, action: JSON, events: Sequence[Event]) -> Played:
+        """This, followed by ``action`` and the ``events`` it gave, leaving ``state``."""
+        return Played(state, (*self.recorded, *events), (*self.journal, action))
 
 
 def settle(
     table: Table,
     engine: Engine,
-    state: Any,
-    recorded: list[Any],
+    state: TableState,
+    recorded: Sequence[Event],
     seats: dict[int, Seat],
-    users: dict[int, User],
+    users: Mapping[int, User],
     now: datetime,
-    journal: list[dict[str, Any]],
+    journal: Sequence[JSON],
     actor: tuple[User, str | None] | None = None,
 ) -> Outcome:
-    """After ``apply``: deal if wanted, close a closing table, post, record and save.
+    """``settle_played`` from its values one by one (the operators' form)."""
+    context = Context(table, engine, seats, users, now, actor)
+    return settle_played(context, Played(state, tuple(recorded), tuple(journal)))
 
-    ``actor``: the player whose action is the journal's first entry, and the id their client
-    gave it (kept with it, so that the id is never applied again).
+
+def settle_played(context: Context, played: Played) -> Outcome:
+    """After ``apply``: stand the flagged players up, deal if wanted, post, record, stop a
+    closing table, journal and save the new version; once it commits, announce it.
 
     A paused table deals no more and holds its clock while it is between hands; a closing
     table finishes the hand in play, then stands every player up, cashing them out. A player
     flagged to leave (cardroom/responsible/) stands up once their seat is at rest, before any
-    deal, so they are never dealt into another hand.
+    deal, so they are never dealt into another hand. Every row of the version is written in
+    this transaction (most of them together at its end, accounts/sql/writes.py); the ledger
+    is posted before a pot is given back, which is shared by what the ledger says.
     """
-    game = engine.game
-    stamp = _timestamp(now)
+    table = context.table
+    played = _stand_up_flagged(context, played)
+    played, hand = _deal_wanted(context, played, _hand_in_play(table))
+    closing = table.status == TableStatus.CLOSING
+    stopping = closing or _last_left(context.game, played)
+    at_rest = context.engine.at_rest(played.state)
+    hand = _hand_for_money(context, played, hand, at_rest)
+    version = table.version + 1
+    writes = Writes()
+    _post_and_record(context, version, played.recorded, hand, writes)
+    if stopping:
+        stopped = _stop_after(context, played, hand, version, writes, closing=closing)
+        if stopped is not None:
+            context, played = stopped
+            at_rest = context.engine.at_rest(played.state)
+    _write_journal(context, version, played.journal, writes)
+    _close_vacated_seats(table, context.game.view(played.state, None), context.seats, context.now)
+    _end_undealt(hand, at_rest, context.now, writes)
+    types = _save_table(context, played, hand, version, at_rest, writes)
+    writes.flush()  # before the snapshot, which may read the hand that ended
+    ended = "hand_ended" in types or "pot_returned" in types
+    announce_on_commit(table, _snapshot(context, played.recorded, hand, ended))
+    return Outcome(table.pk, version, types)
+
+
+def _stand_up_flagged(context: Context, played: Played) -> Played:
+    """Stand up the flagged players whose seat is at rest, and flag those whose loss limit
+    this action reached (cardroom/responsible/checks.py); their leaves follow the action."""
+    recorded, journal = list(played.recorded), list(played.journal)
     state = stand_up_at_rest(
-        engine=engine,
-        state=state,
-        seats=seats,
+        engine=context.engine,
+        state=played.state,
+        seats=context.seats,
         recorded=recorded,
         journal=journal,
-        now=now,
-        stamp=stamp,
+        now=context.now,
+        stamp=context.stamp,
     )
+    return Played(state, tuple(recorded), tuple(journal))
+
+
+def _hand_in_play(table: Table) -> Hand | None:
+    """The table's open hand, if it has not ended, with whether it was dealt (kept on the
+    table row while the hand is in play, no write of its own at the deal; the Hand row gets
+    it when the hand ends)."""
     hand = table.open_hand if table.open_hand and table.open_hand.ended is None else None
     if hand is not None:
-        # Kept on the table row while the hand is in play (no write of its own at the deal);
-        # the Hand row gets it when the hand ends.
         hand.dealt = table.open_hand_dealt
+    return hand
+
+
+def _deal_wanted(context: Context, played: Played, hand: Hand | None) -> tuple[Played, Hand | None]:
+    """Deal while the rules want a deck: an open table always, a closing one only to finish
+    the hand it cannot stop in. Each deal is of a new hand's committed deck (unless the hand
+    in play, opened for its stakes, is not dealt yet); returns the hand in play after."""
+    table, game, engine = context.table, context.game, context.engine
     closing = table.status == TableStatus.CLOSING
-    while game.wants_deck(state) and (
-        table.status == TableStatus.OPEN or (closing and not engine.can_stop(state))
+    while game.wants_deck(played.state) and (
+        table.status == TableStatus.OPEN or (closing and not engine.can_stop(played.state))
     ):
         if hand is None or hand.dealt:
             hand = _open_hand(table)
-        state, dealt = _deal(hand, game, state, stamp, journal)
-        recorded.extend(dealt)
-    stopping = closing or _last_left(game, state, recorded)
-    at_rest = engine.at_rest(state)
-    if hand is None and not at_rest and any(event.moves() for event in recorded):
-        # Money is going into a coming hand (antes, bets): the hand, and its committed deck,
-        # start now, so every chip of it is recorded against it.
-        hand = _open_hand(table)
-    version = table.version + 1
-    # The rows that read nothing back go together at the end (accounts/sql/writes.py).
-    writes = Writes()
-    _post_money(table, version, recorded, users, hand)
-    _record_events(table, version, recorded, now, hand, users, writes)
-    if stopping:
-        # With this action's money posted: a pot given back is shared by what the ledger says.
-        state, stop = _stop(table, engine, state, hand, users, stamp, journal, closing=closing)
-        if stop is not None:
-            _post_money(table, version, stop.events, users, stop.hand, first=len(recorded))
-            _record_events(table, version, stop.events, now, stop.hand, users, writes)
-            if stop.result is not None and stop.hand is not None:
-                stop.hand.ended = now
-                stop.hand.result = stop.result
-                writes.update(stop.hand, ["ended", "result"])
-            recorded = [*recorded, *stop.events]
-            at_rest = engine.at_rest(state)
+        played = _deal(hand, game, played, context.stamp)
+    return played, hand
+
+
+def _hand_for_money(
+    context: Context, played: Played, hand: Hand | None, at_rest: bool
+) -> Hand | None:
+    """The hand this version's money is recorded against: the one in play or, when money is
+    going into a coming hand (antes, bets), a new one whose committed deck starts now, so
+    every chip of it is recorded against it. ``None``: no hand (money between hands)."""
+    if hand is None and not at_rest and any(event.moves() for event in played.recorded):
+        return _open_hand(context.table)
+    return hand
+
+
+def _post_and_record(
+    context: Context,
+    version: int,
+    events: Sequence[Event],
+    hand: Hand | None,
+    writes: Writes,
+    *,
+    first: int = 0,
+) -> None:
+    """Post the money of ``events`` to the ledger and append them to the history, against
+    ``hand``; ``first``: their number among the version's events (the ledger's keys)."""
+    _post_money(context.table, version, events, context.users, hand, first=first)
+    _record_events(context.table, version, events, context.now, hand, context.users, writes)
+
+
+def _stop_after(
+    context: Context,
+    played: Played,
+    hand: Hand | None,
+    version: int,
+    writes: Writes,
+    *,
+    closing: bool,
+) -> tuple[Context, Played] | None:
+    """Stop the table where it can (``_stop``), with this version's money already posted,
+    and post and record what stopping did; the context then knows the players who left
+    (whose shares of a pot went to their bankrolls). None if nothing was done."""
+    state, stop = _stop(context, played.state, hand, closing=closing)
+    if stop is None:
+        return None
+    context = replace(context, users={**context.users, **stop.away})
+    _post_and_record(context, version, stop.events, stop.hand, writes, first=len(played.recorded))
+    if stop.result is not None and stop.hand is not None:
+        stop.hand.ended = context.now
+        stop.hand.result = stop.result
+        writes.update(stop.hand, ["ended", "result"])
+    return context, Played(
+        state, (*played.recorded, *stop.events), (*played.journal, *stop.journal)
+    )
+
+
+def _write_journal(context: Context, version: int, journal: Sequence[JSON], writes: Writes) -> None:
+    """Journal the version's actions in order; the first carries its actor and client id."""
+    actor = context.actor
     writes.insert(
         TableAction,
         [
             TableAction(
-                table=table,
+                table=context.table,
                 version=version,
                 seq=seq,
                 action=action,
@@ -514,19 +668,35 @@ def settle(
             for seq, action in enumerate(journal)
         ],
     )
-    _close_vacated_seats(table, game.view(state, None), seats, now)
+
+
+def _end_undealt(hand: Hand | None, at_rest: bool, now: datetime, writes: Writes) -> None:
+    """End a hand opened for its antes or bets that never came to a deal (too few players),
+    once the table is at rest."""
     if at_rest and hand is not None and hand.ended is None and not hand.dealt:
-        # A hand opened for its antes or bets that never came to a deal (too few players).
         hand.ended = now
         hand.result = {"type": "hand_not_dealt"}
         writes.update(hand, ["ended", "result"])
+
+
+def _save_table(
+    context: Context,
+    played: Played,
+    hand: Hand | None,
+    version: int,
+    at_rest: bool,
+    writes: Writes,
+) -> tuple[str, ...]:
+    """Write the table row at ``version``: its state, its pointers (the open hand, the last
+    event, the deadline) and, at a point between hands, the copy a void returns to. Only what
+    an action changes is written (the caller may have changed the status). Returns the
+    types of the version's events."""
+    table, game = context.table, context.game
     table.open_hand = hand if hand is not None and hand.ended is None else None
     table.open_hand_dealt = table.open_hand is not None and hand is not None and hand.dealt
-    table.state = game.dump(state)
-    # Only what an action changes is written: the state, its pointers and (at a point between
-    # hands) the copy a void returns to; the caller may have changed the status.
+    table.state = game.dump(played.state)
     written = [*SETTLED_FIELDS]
-    types = tuple(event.type for event in recorded)
+    types = tuple(event.type for event in played.recorded)
     if at_rest or "hand_ended" in types:
         # The point a void returns to: everything after it belongs to the next hand.
         table.rest_state = table.state
@@ -536,25 +706,20 @@ def settle(
     # A pause holds the clock between hands; a closing Guts table plays on to the round's end.
     held = table.status == TableStatus.PAUSED and at_rest
     table.deadline = (
-        None if held or table.status == TableStatus.CLOSED else moment_of(game.deadline(state))
+        None
+        if held or table.status == TableStatus.CLOSED
+        else moment_of(game.deadline(played.state))
     )
     writes.update(table, written)
-    writes.flush()  # before the snapshot, which may read the hand that ended
-    ended = "hand_ended" in types or "pot_returned" in types
-    broadcast_on_commit(table, _snapshot(table, recorded, seats, users, hand, ended))
-    return Outcome(table.pk, version, types)
+    return types
 
 
 def _snapshot(
-    table: Table,
-    recorded: list[Any],
-    seats: dict[int, Seat],
-    users: dict[int, User],
-    hand: Hand | None,
-    ended: bool,
-) -> dict[str, Any]:
+    context: Context, recorded: Sequence[Event], hand: Hand | None, ended: bool
+) -> Snapshot:
     """What every watcher's frame is built from, from what this action already holds: the
     log of hands is read again only when a hand ended, bankrolls only when one moved."""
+    table, seats, users = context.table, context.seats, context.users
     moved = {
         users[int(place.split(":")[1])].pk
         for event in recorded
@@ -583,105 +748,92 @@ def _snapshot(
     )
 
 
-def _deal(
-    hand: Hand, game: Any, state: Any, stamp: float, journal: list[dict[str, Any]]
-) -> tuple[Any, tuple[Any, ...]]:
+def _deal(hand: Hand, game: Game[TableState], played: Played, stamp: float) -> Played:
     """Deal the hand's committed deck (the table row records that it was dealt)."""
     hand.dealt = True
-    action = {"kind": "deal", "deck": hand.deck["deck"], "now": stamp}
-    journal.append(action)
-    result: tuple[Any, tuple[Any, ...]] = game.apply(state, action)
-    return result
+    action: JSON = {"kind": "deal", "deck": hand.deck["deck"], "now": stamp}
+    state, events = game.apply(played.state, action)
+    return played.then(state, action, events)
 
 
-def _last_left(game: Any, state: Any, recorded: list[Any]) -> bool:
+def _last_left(game: Game[TableState], played: Played) -> bool:
     """Whether a player left with this action and nobody is seated now."""
-    if not any(getattr(event, "type", "") == "player_left" for event in recorded):
+    if not any(event.type == "player_left" for event in played.recorded):
         return False
-    return not any("player" in entry for entry in game.view(state, None)["seats"])
+    return not any("player" in entry for entry in game.view(played.state, None)["seats"])
 
 
 class Stopped(NamedTuple):
     """What a table stopping did after the action: its ``events`` (the pot given back, the
-    players stood up), recorded against ``hand``; ``result``: the record of the return, which
-    ``hand`` (opened for it, or the undealt hand that held its antes) ends with."""
+    players stood up) and the ``journal`` of the actions that made them, recorded against
+    ``hand``; ``result``: the record of the return, which ``hand`` (opened for it, or the
+    undealt hand that held its antes) ends with; ``away``: the players who had left whose
+    shares went to their bankrolls, by seat."""
 
-    events: list[Any]
+    events: tuple[Event, ...]
+    journal: tuple[JSON, ...]
     hand: Hand | None
-    result: dict[str, Any] | None
+    result: JSON | None
+    away: Mapping[int, User]
 
 
 def _stop(
-    table: Table,
-    engine: Engine,
-    state: Any,
-    hand: Hand | None,
-    users: dict[int, User],
-    stamp: float,
-    journal: list[dict[str, Any]],
-    *,
-    closing: bool,
-) -> tuple[Any, Stopped | None]:
+    context: Context, state: TableState, hand: Hand | None, *, closing: bool
+) -> tuple[TableState, Stopped | None]:
     """Where no cards are out: give a held pot back (closing, or the last player gone) and
-    stand a closing table's players up; None if the table cannot stop yet."""
+    stand a closing table's players up (the table is then closed); None if the table cannot
+    stop yet, or nothing was done."""
+    table, engine = context.table, context.engine
     if not engine.can_stop(state):
         return state, None
-    events: list[Any] = []
+    done = Played(state, (), ())
     result = None
+    away: Mapping[int, User] = {}
     total = engine.held_pot(state)
     undealt = hand is not None and hand.ended is None and not hand.dealt
     if total:
         if not undealt:
             hand = _open_hand(table)
-        state, result = _return_pot(table, engine.game, state, total, users, stamp, events, journal)
+        done, result, away = _return_pot(context, done, total)
     elif not undealt:
         hand = None  # nothing goes back: the players' stand-up belongs to no hand
     if closing:
-        state = _stand_everyone_up(engine.game, state, stamp, events, journal)
+        done = _stand_everyone_up(context.game, done, context.stamp)
         table.status = TableStatus.CLOSED
-    if not events:
-        return state, None
-    return state, Stopped(events, hand, result)
+    if not done.recorded:
+        return done.state, None
+    return done.state, Stopped(done.recorded, done.journal, hand, result, away)
 
 
 def _return_pot(
-    table: Table,
-    game: Any,
-    state: Any,
-    total: int,
-    users: dict[int, User],
-    stamp: float,
-    recorded: list[Any],
-    journal: list[dict[str, Any]],
-) -> tuple[Any, dict[str, Any]]:
-    """Give the pot's ``total`` back to those who paid into it (cardroom/tables/pot_payers.py);
-    ``users`` learns the players who have left, whose shares go to their bankrolls. The result
-    is the record of the hand that holds the return."""
-    public = game.view(state, None)
+    context: Context, played: Played, total: int
+) -> tuple[Played, JSON, Mapping[int, User]]:
+    """Give the pot's ``total`` back to those who paid into it (cardroom/tables/pot_payers.py).
+    Returns what was played, the record of the hand that holds the return, and the players
+    who have left whose shares go to their bankrolls (by seat)."""
+    game = context.game
+    public = game.view(played.state, None)
     names = {entry["seat"]: entry["player"] for entry in public["seats"] if "player" in entry}
+    users = context.users
     seated = {number: users[number] for number in names if number in users}
-    returns, away = pot_returns(table.pk, total, seated, names, len(public["seats"]))
-    action = {"kind": "return_pot", "returns": returns, "now": stamp}
-    journal.append(action)
-    state, events = game.apply(state, action)
-    recorded.extend(events)
-    users.update(away)
-    return state, {"type": "pot_returned", "pot": total, "returns": returns}
+    returns, away = pot_returns(context.table.pk, total, seated, names, len(public["seats"]))
+    action: JSON = {"kind": "return_pot", "returns": returns, "now": context.stamp}
+    state, events = game.apply(played.state, action)
+    result: JSON = {"type": "pot_returned", "pot": total, "returns": returns}
+    return played.then(state, action, events), result, away
 
 
-def _stand_everyone_up(
-    game: Any, state: Any, stamp: float, recorded: list[Any], journal: list[dict[str, Any]]
-) -> Any:
-    for entry in game.view(state, None).get("seats", []):
+def _stand_everyone_up(game: Game[TableState], played: Played, stamp: float) -> Played:
+    """Every seated player leaves (a closing table), one journaled ``leave`` each."""
+    for entry in game.view(played.state, None).get("seats", []):
         if "player" in entry:
-            action = {"kind": "leave", "seat": entry["seat"], "now": stamp}
-            journal.append(action)
-            state, left = game.apply(state, action)
-            recorded.extend(left)
-    return state
+            action: JSON = {"kind": "leave", "seat": entry["seat"], "now": stamp}
+            state, left = game.apply(played.state, action)
+            played = played.then(state, action, left)
+    return played
 
 
-def journal_restore(*, table: Table, version: int, state: dict[str, Any]) -> None:
+def journal_restore(*, table: Table, version: int, state: JSON) -> None:
     """Journal a state set outright (a table's first state, a void, new timers)."""
     last = TableAction.objects.filter(table=table, version=version).aggregate(n=Max("seq"))["n"]
     TableAction.objects.create(
@@ -694,14 +846,17 @@ def journal_restore(*, table: Table, version: int, state: dict[str, Any]) -> Non
 
 def _player_action(
     table: Table,
-    game: Any,
-    action: dict[str, Any],
+    game: Game[TableState],
+    action: JSON,
     user: User,
     seats: dict[int, Seat],
     users: dict[int, User],
     now: datetime,
     present: bool,
-) -> dict[str, Any]:
+) -> JSON:
+    """A player's action as the rules take it: only the fields the rules read, for the
+    user's own seat. A ``sit`` is checked (a free seat, the wait list, a whole-cents buy-in)
+    and its Seat row inserted, joining ``seats`` and ``users``; IllegalAction otherwise."""
     mine = next((number for number, seat in seats.items() if seat.user_id == user.pk), None)
     if "table" in action and action["table"] != table.pk:
         raise IllegalAction(
@@ -773,8 +928,8 @@ def _open_hand(table: Table) -> Hand:
 def _post_money(
     table: Table,
     version: int,
-    events: list[Any],
-    users: dict[int, User],
+    events: Sequence[Event],
+    users: Mapping[int, User],
     hand: Hand | None,
     *,
     first: int = 0,
@@ -801,7 +956,7 @@ def _post_money(
 def _record_events(
     table: Table,
     version: int,
-    events: list[Any],
+    events: Sequence[Event],
     now: datetime,
     hand: Hand | None,
     users: Mapping[int, User],
@@ -818,7 +973,7 @@ def _record_events(
     for event in events:
         data = event.to_json()
         seq += 1
-        private_to, audience = getattr(event, "private_to", None), _audience(event)
+        private_to, audience = event.private_to, _audience(event)
         rows.append(
             HandEvent(
                 table=table,
@@ -849,15 +1004,16 @@ def _record_events(
     table.last_event_seq = seq
 
 
-def _audience(event: Any) -> list[int] | None:
+def _audience(event: Event) -> list[int] | None:
     """The seats that may read an event shown to several (a private comparison), else None."""
-    audience = getattr(event, "audience", None)
+    audience = event.audience
     return None if audience is None else sorted(int(seat) for seat in audience)
 
 
 def _close_vacated_seats(
-    table: Table, public: Mapping[str, Any], seats: dict[int, Seat], now: datetime
+    table: Table, public: JSON, seats: Mapping[int, Seat], now: datetime
 ) -> None:
+    """Mark left, now, each held seat the game's ``public`` view no longer seats."""
     occupied = {entry["seat"] for entry in public["seats"] if "player" in entry}
     for number, seat in seats.items():
         if number not in occupied:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardroom.models import Seat, Table
-from cardroom.tables.snapshots import snapshot_from_db, state_frame
+from cardroom.tables.snapshots import Frame, snapshot_from_db, state_frame
 
 __all__ = ["seat_of", "table_state"]
 
@@ -21,7 +19,7 @@ def seat_of(*, table: Table, user_id: int | None) -> int | None:
     )
 
 
-def table_state(*, table: Table, user_id: int | None) -> dict[str, Any]:
+def table_state(*, table: Table, user_id: int | None) -> Frame:
     """The ``state`` message for one viewer, read from the database (see cardroom.tables.snapshots).
 
     The game's view is the only source of cards, so nothing hidden can reach the viewer.

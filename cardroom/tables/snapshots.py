@@ -8,6 +8,10 @@ connection that opens, or asks for ``sync``, reads the same snapshot from the da
 A snapshot is plain JSON (it crosses Redis): the table's fields and state, who sits where and
 whether they are online, the deck commitment of the hand in play, and, only in the versions
 that change them, the recent hands and the bankrolls that moved.
+
+Contracts: a snapshot is never changed once made (every viewer of the process shares it, and
+the state loaded from it); a frame is built from the snapshot alone, through the game's
+``view``, the only source of cards, so nothing hidden reaches a viewer.
 """
 
 from __future__ import annotations
@@ -15,20 +19,35 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import UTC, datetime
 from threading import Lock
-from typing import Any
 
 from cardroom.models import Hand, Table
 from cardroom.storage.rows import open_commitment, seats_online
-from cardroom.tables.engines import engine_for
+from cardroom.tables.engines import TableState, engine_for
 from cardroom.tables.hand_log import recent_hands
+from games.engine import JSON, Game
 
-__all__ = ["snapshot_from_db", "state_frame", "table_from", "table_snapshot"]
+__all__ = [
+    "Frame",
+    "Snapshot",
+    "commitment_of",
+    "snapshot_from_db",
+    "state_frame",
+    "table_from",
+    "table_snapshot",
+]
+
+#: A table at one version, as JSON: ``stamp``, ``id``, ``version``, ``state``, the
+#: ``TABLE_FIELDS``, ``seats`` ([number, user id, online] each), ``commitment`` and, when the
+#: version changed them, ``recent`` and ``bankrolls`` ({user id as text: cents}).
+Snapshot = JSON
+#: One viewer's ``state`` message: ``{"type": "state", "version", "table": view, "you"}``.
+Frame = JSON
 
 #: Table fields a snapshot carries (what the frames and the page's regions show).
 TABLE_FIELDS = ("name", "game", "preset", "config", "stakes", "status")
 #: Loaded game states by the stamp of the snapshot that carried them, shared by every viewer of
 #: the process: loading the JSON state is the costly part of a frame, and the same for all.
-_LOADED: OrderedDict[str, Any] = OrderedDict()
+_LOADED: OrderedDict[str, TableState] = OrderedDict()
 _LOADED_MAX = 1024
 _LOADED_LOCK = Lock()
 
@@ -36,16 +55,16 @@ _LOADED_LOCK = Lock()
 def table_snapshot(
     table: Table,
     seats: list[tuple[int, int, bool]],
-    commitment: dict[str, Any] | None,
+    commitment: JSON | None,
     *,
     stamp: str | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
+    **extra: object,
+) -> Snapshot:
     """A snapshot from values in hand. ``seats``: (number, user id, online) of each occupied
     seat. ``stamp``: unique to this snapshot, so that its loaded state may be shared (the
     runtime's; a snapshot read from the database has none). ``extra``: ``recent`` (the log of
     hands) and ``bankrolls`` ({user id as text: cents}) when this version changed them."""
-    snapshot = {
+    snapshot: Snapshot = {
         "stamp": stamp,
         "id": table.pk,
         "version": table.version,
@@ -58,7 +77,7 @@ def table_snapshot(
     return snapshot
 
 
-def snapshot_from_db(table: Table) -> dict[str, Any]:
+def snapshot_from_db(table: Table) -> Snapshot:
     """The snapshot of ``table`` as the database holds it (a connection's first frame, sync)."""
     return table_snapshot(
         table,
@@ -68,20 +87,20 @@ def snapshot_from_db(table: Table) -> dict[str, Any]:
     )
 
 
-def commitment_of(hand: Hand | None) -> dict[str, Any] | None:
+def commitment_of(hand: Hand | None) -> JSON | None:
     """The published commitment of the hand in play, if one is open."""
     if hand is None or hand.ended is not None:
         return None
     return {"number": hand.number, "root": hand.commitment_root}
 
 
-def table_from(snapshot: dict[str, Any]) -> Table:
+def table_from(snapshot: Snapshot) -> Table:
     """An unsaved Table carrying the snapshot's fields, for templates that draw a table."""
     fields = {name: snapshot[name] for name in TABLE_FIELDS}
     return Table(pk=snapshot["id"], version=snapshot["version"], state=snapshot["state"], **fields)
 
 
-def _loaded(game: Any, snapshot: dict[str, Any]) -> Any:
+def _loaded(game: Game[TableState], snapshot: Snapshot) -> TableState:
     key = snapshot.get("stamp")
     if key is None:
         return game.load(snapshot["state"])
@@ -98,12 +117,12 @@ def _loaded(game: Any, snapshot: dict[str, Any]) -> Any:
     return state
 
 
-def state_frame(snapshot: dict[str, Any], user_id: int | None) -> dict[str, Any]:
+def state_frame(snapshot: Snapshot, user_id: int | None) -> Frame:
     """The ``state`` message for one viewer: the game's view of that viewer's seat.
 
     The game's view is the only source of cards, so nothing hidden can reach the viewer.
     """
-    game = engine_for(snapshot["game"]).game
+    game: Game[TableState] = engine_for(snapshot["game"]).game
     state = _loaded(game, snapshot)
     seat = next((entry[0] for entry in snapshot["seats"] if entry[1] == user_id), None)
     view = game.view(state, seat)
@@ -129,7 +148,7 @@ def state_frame(snapshot: dict[str, Any], user_id: int | None) -> dict[str, Any]
     return {"type": "state", "version": snapshot["version"], "table": view, "you": view.get("you")}
 
 
-def _spectator_you(game: Any, state: Any, status: str, view: dict[str, Any]) -> dict[str, Any]:
+def _spectator_you(game: Game[TableState], state: TableState, status: str, view: JSON) -> JSON:
     """A logged-in viewer without a seat: no cards, and ``sit`` while a seat is free."""
     free = [entry["seat"] for entry in view.get("seats", []) if "player" not in entry]
     if not free or status != "open":

@@ -4,7 +4,7 @@ The bot policy is deliberately simple: always ante; go In with a pair or better 
 hands: ace-ten or better), pass the lowest card left; top up to the minimum buy-in when the
 stack runs short. The driver never reads a clock: it jumps its own ``now`` to each deadline.
 Online tables take a direct path through :func:`games.guts.online.apply` (the benchmark's);
-classic tables go through :data:`games.guts.GUTS`.
+classic tables go through :data:`games.guts.GAME`.
 
 >>> from games.guts.game import make_config
 >>> driver = Driver(make_config("monte_carlo", {"ante": 10}), players=3, rng=random.Random(2))
@@ -24,7 +24,7 @@ from games.guts.classic import in_hand
 from games.guts.classic.settle import hand_of, hand_rules, key_for
 from games.guts.classic.state import ClassicState
 from games.guts.fourtwo import four_card_key
-from games.guts.game import GUTS, Config, State, new_table
+from games.guts.game import GAME, Config, State, new_table
 from games.guts.online import apply
 from games.guts.showdown import hand_key
 from games.guts.table import OnlineState
@@ -142,7 +142,7 @@ class Driver:
         if isinstance(self.state, OnlineState):
             self.state, events = apply(self.state, action)
         else:
-            self.state, events = GUTS.apply(self.state, action)
+            self.state, events = GAME.apply(self.state, action)
         for event in events:
             kind = type(event)
             if kind is ev.HandStarted:
@@ -152,7 +152,9 @@ class Driver:
                 self.rounds += 1
             elif kind is ev.RakeTaken:
                 self.rake += event.amount
-            elif kind is ev.PlayerSat or kind is ev.ToppedUp:
+            elif kind is ev.PlayerSat:
+                self.bought_in += event.stack
+            elif kind is ev.ToppedUp:
                 self.bought_in += event.amount
         if self.audit:
             self._post(events)

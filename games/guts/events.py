@@ -2,8 +2,8 @@
 
 Every event is a frozen dataclass with ``moves()`` (the :class:`~games.engine.Move` records it
 makes, in order) and ``to_json()`` (``{"type": ..., ...}``; cards as text), over
-:class:`games.events.BaseEvent`; ``ToppedUp``, ``SatIn`` and ``ConnectionChanged`` are the
-shared ones of :mod:`games.events`.
+:class:`games.events.BaseEvent`; ``ToppedUp``, ``PlayerLeft``, ``SatIn`` and ``ConnectionChanged``
+are the shared ones of :mod:`games.events`.
 
 Privacy: ``private_to`` is the one seat that may read an event, or ``None`` when everyone may;
 ``visible_to(seat)`` says whether a viewer (``None``: a spectator or the public history) may.
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from games.engine import Move, bankroll, stack
-from games.events import HIDDEN, BaseEvent, ConnectionChanged, SatIn, ToppedUp
+from games.events import HIDDEN, BaseEvent, ConnectionChanged, PlayerLeft, SatIn, ToppedUp
 
 __all__ = [
     "NOBODY",
@@ -94,29 +94,16 @@ class _Event(BaseEvent):
 
 @dataclass(frozen=True, slots=True)
 class PlayerSat(_Event):
-    """``player`` sat down in ``seat`` with ``amount`` from their bankroll."""
+    """``player`` sat down in ``seat`` with a table stack of ``stack`` cents from their
+    bankroll (the shared event's ``stack``, games/events.py, plus the player's name)."""
 
     type: ClassVar[str] = "player_sat"
     seat: int
     player: str
-    amount: int
+    stack: int
 
     def moves(self) -> tuple[Move, ...]:
-        return (Move(bankroll(self.seat), stack(self.seat), self.amount),)
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerLeft(_Event):
-    """The player stood up; their table stack (``amount``) went back to their bankroll."""
-
-    type: ClassVar[str] = "player_left"
-    seat: int
-    amount: int
-
-    def moves(self) -> tuple[Move, ...]:
-        if not self.amount:
-            return _NO_MOVES
-        return (Move(stack(self.seat), bankroll(self.seat), self.amount),)
+        return (Move(bankroll(self.seat), stack(self.seat), self.stack),)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,9 @@
 """The :class:`~games.engine.Game` object for Guts: one entry point for every Guts table.
 
 >>> from games.engine import Game
->>> game: Game[Any] = GUTS
+>>> game: Game[Any] = GAME
 >>> state = new_table(make_config("survivor", {"ante": 100, "seats": 3}))
->>> GUTS.wants_deck(state), GUTS.deadline(state), GUTS.view(state, None)["phase"]
+>>> GAME.wants_deck(state), GAME.deadline(state), GAME.view(state, None)["phase"]
 (False, None, 'waiting')
 """
 
@@ -22,7 +22,7 @@ from games.guts.config import ONLINE_PRESETS, OnlineConfig, online_config
 from games.guts.table import OnlineState
 from games.words import words
 
-__all__ = ["GUTS", "PRESETS", "GutsGame", "make_config", "new_table"]
+__all__ = ["GAME", "PRESETS", "GutsGame", "make_config", "new_table"]
 
 JSON = dict[str, Any]
 
@@ -106,4 +106,4 @@ class GutsGame:
 
 
 #: The module-level game object the runtime uses.
-GUTS = GutsGame()
+GAME = GutsGame()

@@ -34,6 +34,11 @@ def test_each_event_type_has_its_sentence(kind):
     ("data", "words"),
     [
         ({"type": "ante_posted", "seat": 0, "amount": 100}, "ann anted $1.00"),
+        # Every game writes a seat's cents as ``stack``; Guts rows stored before, as ``amount``.
+        ({"type": "player_sat", "seat": 0, "stack": 500}, "ann sat down with $5.00"),
+        ({"type": "player_sat", "seat": 0, "amount": 500}, "ann sat down with $5.00"),
+        ({"type": "player_left", "seat": 1, "stack": 250}, "ben left the table with $2.50"),
+        ({"type": "player_left", "seat": 1, "amount": 250}, "ben left the table with $2.50"),
         ({"type": "seat_paid", "payer": 1, "payee": 0, "amount": 400}, "ben paid ann $4.00"),
         (
             {"type": "dealer_revealed", "cards": ["Ks", "9d", "4c"], "hand": "king high",

@@ -90,10 +90,10 @@ class Driver:
 
     def decision(self, user: Any, seat: int) -> dict[str, Any] | None:
         if self.table.game == "classic_guts":
-            from games.guts import GUTS
+            from games.guts import GAME
             from games.guts.bots import classic_bot_action
 
-            return classic_bot_action(GUTS.load(self.table.state), seat)
+            return classic_bot_action(GAME.load(self.table.state), seat)
         state = table_state(table=self.table, user_id=user.pk)
         legal = {action["kind"]: action for action in state["you"].get("legal_actions", [])}
         if self.table.game == "three_card_poker" and "bet" in legal:

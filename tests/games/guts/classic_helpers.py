@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.cards import DECK, parse_cards
-from games.guts import GUTS, make_config, new_table
+from games.guts import GAME, make_config, new_table
 from games.guts.classic.state import ClassicState
 from games.guts.table import Seat
 
@@ -44,7 +44,7 @@ class Classic:
         action: dict[str, Any] = {"kind": kind, "now": self.now, **fields}
         if seat is not None:
             action["seat"] = seat
-        new, events = GUTS.apply(self.state, action)
+        new, events = GAME.apply(self.state, action)
         assert isinstance(new, ClassicState)
         self.state = new
         self.events.extend(events)

@@ -6,7 +6,7 @@ from typing import Any
 
 from games.cards import parse_cards
 from games.engine import seat_order
-from games.guts import GUTS, make_config, new_table
+from games.guts import GAME, make_config, new_table
 from games.guts.online import seat_player
 from games.guts.rounds import evolve
 from games.guts.script import stacked_deck
@@ -38,7 +38,7 @@ class Table:
         action: dict[str, Any] = {"kind": kind, "now": self.now, **fields}
         if seat is not None:
             action["seat"] = seat
-        self.state, events = GUTS.apply(self.state, action)
+        self.state, events = GAME.apply(self.state, action)
         self.events.extend(events)
         return events
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from games.engine import IllegalAction
-from games.guts import GUTS
+from games.guts import GAME
 
 from .classic_helpers import Classic
 from .helpers import of
@@ -36,7 +36,7 @@ def test_sequential_declare_goes_in_turn_and_each_choice_is_public_at_once() -> 
     assert of(events, "declared") == [
         {"type": "declared", "seat": 1, "choice": "in", "timed_out": False}
     ]
-    assert GUTS.view(table.state, 0)["seats"][1]["choice"] == "in"
+    assert GAME.view(table.state, 0)["seats"][1]["choice"] == "in"
     assert table.state.turn == 2
 
 
@@ -151,8 +151,8 @@ def test_simultaneous_choices_stay_hidden_until_the_declare_ends() -> None:
     assert of(events, "declared") == [] and of(events, "decided") == [
         {"type": "decided", "seat": 2}
     ]
-    assert "choice" not in GUTS.view(table.state, 0)["seats"][2]
-    assert GUTS.view(table.state, 0)["seats"][2]["decided"] is True
+    assert "choice" not in GAME.view(table.state, 0)["seats"][2]
+    assert GAME.view(table.state, 0)["seats"][2]["decided"] is True
 
 
 def test_a_lone_player_must_beat_the_ghost_and_a_tie_with_the_ghost_loses() -> None:
@@ -164,7 +164,7 @@ def test_a_lone_player_must_beat_the_ghost_and_a_tie_with_the_ghost_loses() -> N
     assert of(events, "pot_matched") == [
         {"type": "pot_matched", "seat": 1, "amount": 300, "owed": 300}
     ]
-    assert GUTS.view(table.state, None)["ghost"] == ["Ad", "Ks"]
+    assert GAME.view(table.state, None)["ghost"] == ["Ad", "Ks"]
 
 
 def test_when_the_ghost_beats_every_in_hand_everyone_in_pays() -> None:
@@ -202,7 +202,7 @@ def test_the_batey_is_public_and_makes_two_card_hands_rank_as_three_cards() -> N
     table = Classic("batey")
     events = table.deal(P1="9s 9d", P2="As 7d", community="Qh")
     assert of(events, "community_card") == [{"type": "community_card", "cards": ["Qh"]}]
-    assert GUTS.view(table.state, None)["community"] == ["Qh"]
+    assert GAME.view(table.state, None)["community"] == ["Qh"]
     events = table.declare(P1="in", P2="in", P0="out")
     assert of(events, "pot_won")[0]["seat"] == 1
     assert of(events, "hand_shown")[0]["description"] == "pair of nines, queen kicker"
@@ -213,10 +213,10 @@ def test_no_peek_hides_a_seats_own_cards_until_the_hand_is_over() -> None:
     events = table.deal(P1="As Ad")
     assert of(events, "cards_dealt") == []
     assert not any(e.visible_to(1) for e in events if e.type == "blind_cards_dealt")
-    assert GUTS.view(table.state, 1)["you"]["cards"] == []
-    assert "cards" not in GUTS.view(table.state, 1)["seats"][1]
+    assert GAME.view(table.state, 1)["you"]["cards"] == []
+    assert "cards" not in GAME.view(table.state, 1)["seats"][1]
     table.declare(P1="out", P2="out", P0="out")
-    assert GUTS.view(table.state, 1)["you"]["cards"] == ["As", "Ad"]
+    assert GAME.view(table.state, 1)["you"]["cards"] == ["As", "Ad"]
 
 
 def test_pass_left_moves_one_card_to_each_players_left() -> None:
@@ -234,7 +234,7 @@ def test_pass_left_moves_one_card_to_each_players_left() -> None:
         (1, 0, "9c"),
     ]
     assert not any(e.visible_to(None) for e in events if e.type == "card_received")
-    assert GUTS.view(table.state, 1)["you"]["cards"] == ["As", "Ad", "9c"]
+    assert GAME.view(table.state, 1)["you"]["cards"] == ["As", "Ad", "9c"]
     assert table.state.phase == "declare" and table.state.turn == 1
 
 
@@ -282,7 +282,7 @@ def test_one_low_in_and_wild_the_lowest_face_up_card_is_in_and_its_rank_is_wild(
     ]
     assert table.state.wild == "4"
     assert table.state.choices[1] == "in"
-    assert GUTS.legal_actions(table.state, 1)[0]["kind"] != "declare"
+    assert GAME.legal_actions(table.state, 1)[0]["kind"] != "declare"
     events = table.declare(P2="in", P0="out")
     assert of(events, "pot_won")[0]["seat"] == 1  # A-K-wild is a straight: A-K-Q
 
@@ -291,14 +291,14 @@ def test_classic_states_dump_and_load() -> None:
     table = Classic("kitty", declare="simultaneous")
     table.deal(P1="As Ad")
     table.declare(P1="in")
-    data = json.loads(json.dumps(GUTS.dump(table.state)))
-    assert GUTS.load(data) == table.state
+    data = json.loads(json.dumps(GAME.dump(table.state)))
+    assert GAME.load(data) == table.state
 
 
 def test_hi_lo_splits_the_pot_between_the_best_high_and_the_best_low() -> None:
     table = Classic("hi_lo", (10_000,) * 4, ghost="none", rake_basis_points=0, ante=101)
     table.deal(P1="As Ad", P2="3s 2d", P3="Ks Qd", P0="9s 8d")
-    assert GUTS.legal_actions(table.state, 1)[0] == {
+    assert GAME.legal_actions(table.state, 1)[0] == {
         "kind": "declare",
         "choices": ["high", "low", "both", "out"],
     }
@@ -396,7 +396,7 @@ def test_two_low_in_and_wild_the_two_lowest_face_up_ranks_are_wild_and_their_hol
     table.deal(P1="As Kd 4c", P2="Qs Qd 9c", P0="Js Td 8c")
     assert table.state.wild == "48"
     assert [table.state.choices[seat] for seat in (1, 2, 0)] == ["in", "", "in"]
-    assert GUTS.view(table.state, None)["seats"][0]["face_up"] == ["8c"]
+    assert GAME.view(table.state, None)["seats"][0]["face_up"] == ["8c"]
 
 
 def test_leaving_a_classic_hand_is_out_and_the_stack_goes_back_when_it_ends() -> None:
@@ -407,7 +407,7 @@ def test_leaving_a_classic_hand_is_out_and_the_stack_goes_back_when_it_ends() ->
         {"type": "declared", "seat": 0, "choice": "out", "timed_out": False}
     ]
     events = table.declare(P1="in", P2="in")
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 0, "amount": 9_900}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 0, "stack": 9_900}]
     assert table.state.seats[0] is None
 
 
@@ -437,9 +437,9 @@ def test_where_a_rule_governs_a_lone_hand_the_dealer_declares_last_like_everyone
     assert table.state.phase == "declare" and table.state.turn == 0
     assert not table.state.challenge
     asked = {"kind": "declare", "choices": ["in", "out"]}
-    assert asked in GUTS.legal_actions(table.state, 0)
-    assert asked in GUTS.view(table.state, 0)["you"]["legal_actions"]
-    assert GUTS.view(table.state, None)["turn"] == 0
+    assert asked in GAME.legal_actions(table.state, 0)
+    assert asked in GAME.view(table.state, 0)["you"]["legal_actions"]
+    assert GAME.view(table.state, None)["turn"] == 0
 
 
 @pytest.mark.parametrize(

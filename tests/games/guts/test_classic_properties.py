@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards import DECK
-from games.guts import GUTS, make_config, new_table
+from games.guts import GAME, make_config, new_table
 from games.guts.classic.config import CLASSIC_PRESETS
 from games.guts.classic.state import ClassicState
 
@@ -53,7 +53,7 @@ class Audit:
 
     def act(self, action: dict[str, Any]) -> None:
         action["now"] = self.now
-        new, events = GUTS.apply(self.state, action)
+        new, events = GAME.apply(self.state, action)
         assert isinstance(new, ClassicState)
         self.state = new
         for event in events:
@@ -105,7 +105,7 @@ class Audit:
                 assert self.ledger.get(f"stack:{index}", 0) == seat.stack >= 0
         public = {str(DECK[card]) for card in state.face_up}
         for viewer in [None, *range(len(state.seats))]:
-            for entry in GUTS.view(state, viewer)["seats"]:
+            for entry in GAME.view(state, viewer)["seats"]:
                 index = entry["seat"]
                 if index != viewer and "cards" in entry:
                     assert index in state.revealed, "a hidden hand leaked"
@@ -173,12 +173,12 @@ def play_randomly(
         audit.act({"kind": "sit", "seat": seat, "stack": stack})
     for _ in range(data.draw(st.integers(10, most_steps), label="steps")):
         state = audit.state
-        if GUTS.wants_deck(state):
+        if GAME.wants_deck(state):
             deck = _DECK[:]
             shuffle.shuffle(deck)
             audit.act({"kind": "deal", "deck": deck})
             continue
-        deadline = GUTS.deadline(state)
+        deadline = GAME.deadline(state)
         odds = 2 if state.phase == "pause" else 10
         if deadline is not None and data.draw(st.integers(1, odds), label="clock") == 1:
             audit.now = max(audit.now, deadline)
@@ -187,7 +187,7 @@ def play_randomly(
         weighted = [
             (seat, entry)
             for seat in range(seats)
-            for entry in GUTS.legal_actions(state, seat)
+            for entry in GAME.legal_actions(state, seat)
             for _ in range(_WEIGHTS[entry["kind"]])
         ]
         if not weighted:
@@ -205,10 +205,10 @@ def play_randomly(
         audit.act(action)
     for _ in range(400):  # Toh's hand is a whole deck of deals
         if audit.state.phase in ("deal", "pass", "declare", "stage_over"):
-            if GUTS.wants_deck(audit.state):
+            if GAME.wants_deck(audit.state):
                 audit.act({"kind": "deal", "deck": _DECK})
             else:
-                audit.now = max(audit.now, GUTS.deadline(audit.state) or audit.now)
+                audit.now = max(audit.now, GAME.deadline(audit.state) or audit.now)
                 audit.act({"kind": "timeout"})
     assert audit.state.phase not in ("deal", "pass", "declare", "stage_over")
     assert audit.started == audit.ended

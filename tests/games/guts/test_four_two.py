@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import ConfigError
-from games.guts import GUTS, make_config
+from games.guts import GAME, make_config
 from games.guts.commands import script
 
 from .classic_helpers import Classic
@@ -37,7 +37,7 @@ def test_four_cards_down_then_two_face_up_for_each_player_in_and_the_best_five_o
         {"type": "pot_matched", "seat": 2, "amount": 300, "owed": 300}
     ]
     assert table.stacks() == [9_900, 10_200, 9_600] and table.state.game_active
-    view = GUTS.view(table.state, 0)
+    view = GAME.view(table.state, 0)
     assert view["seats"][1]["face_up"] == ["2c", "7h"]
 
 
@@ -98,7 +98,7 @@ def test_lone_vs_deck_a_lone_hand_plays_its_four_cards_against_the_decks_next_fo
     assert of(events, "deck_hand_shown")[0]["cards"] == deck.split()
     assert of(events, "hand_shown")[0]["seat"] == 1
     assert table.state.pot == pot and table.state.game_active is not over
-    assert GUTS.view(table.state, 0)["ghost"] == deck.split()
+    assert GAME.view(table.state, 0)["ghost"] == deck.split()
 
 
 def test_dropped_pay_ante_players_out_ante_again_while_the_losers_match() -> None:
@@ -117,7 +117,7 @@ def test_four_two_three_turns_up_three_community_cards_for_the_best_five_of_seve
     shown = {e["seat"]: e["description"] for e in of(events, "hand_shown")}
     assert shown == {1: "full house, aces full of kings", 2: "full house, kings full of queens"}
     assert of(events, "pot_won")[0]["seat"] == 1
-    assert GUTS.view(table.state, 0)["community"] == ["Ks", "Kh", "2c"]
+    assert GAME.view(table.state, 0)["community"] == ["Ks", "Kh", "2c"]
 
 
 @pytest.mark.parametrize(

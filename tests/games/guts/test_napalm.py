@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import ConfigError
-from games.guts import GUTS, make_config
+from games.guts import GAME, make_config
 from games.guts.commands import simulate
 
 from .classic_helpers import Classic
@@ -21,7 +21,7 @@ def test_declarations_are_in_turn_and_the_dealer_is_never_in_automatically() -> 
     table.deal(P1="Kc Kd", P2="5c 4d", P0="Ac Ad")
     table.declare(P1="out", P2="out")
     assert table.state.turn == 0
-    assert {"kind": "declare", "choices": ["in", "out"]} in GUTS.legal_actions(table.state, 0)
+    assert {"kind": "declare", "choices": ["in", "out"]} in GAME.legal_actions(table.state, 0)
 
 
 def test_the_dealers_late_in_lets_the_others_switch_to_in() -> None:
@@ -69,7 +69,7 @@ def test_a_lone_in_takes_a_token_and_the_tokens_to_win_take_the_pot() -> None:
     events = table.declare(P1="in", P2="out", P0="out")
     assert of(events, "pot_won") == [{"type": "pot_won", "seat": 1, "amount": 300}]
     assert of(events, "round_ended")[0]["reason"] == "tokens_won"
-    assert GUTS.view(table.state, 1)["seats"][1]["tokens"] == 2
+    assert GAME.view(table.state, 1)["seats"][1]["tokens"] == 2
 
 
 def test_napalm_defaults_and_options() -> None:

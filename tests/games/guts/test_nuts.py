@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.guts import GUTS
+from games.guts import GAME
 from games.guts.commands import script, simulate
 
 from .classic_helpers import Classic
@@ -18,7 +18,7 @@ def _table(**options: object) -> Classic:
 def test_two_cards_for_low_then_high_low_high_each_with_a_declare() -> None:
     table = _table()
     table.deal(P1="Ac 2d", P2="Kc 4d", P0="9c 9d")
-    view = GUTS.view(table.state, 0)
+    view = GAME.view(table.state, 0)
     assert view["stage"] == {
         "number": 1,
         "of": 4,
@@ -35,7 +35,7 @@ def test_two_cards_for_low_then_high_low_high_each_with_a_declare() -> None:
         (2, "king-high (K-4) (low)"),
     ]
     assert of(events, "seat_paid") == [{"type": "seat_paid", "payer": 2, "payee": 1, "amount": 300}]
-    assert "cards" in GUTS.view(table.state, 0)["seats"][1]
+    assert "cards" in GAME.view(table.state, 0)["seats"][1]
     directions = []
     sizes = []
     while table.state.phase == "stage_over":
@@ -59,7 +59,7 @@ def test_a_lone_player_in_takes_a_nut_and_three_nuts_take_the_pot() -> None:
     table.deal()
     events = table.declare(P1="out", P2="in", P0="out")
     assert of(events, "nut_won") == [{"type": "nut_won", "seat": 2, "total": 1}]
-    assert GUTS.view(table.state, None)["seats"][2]["nuts"] == 1
+    assert GAME.view(table.state, None)["seats"][2]["nuts"] == 1
     table.timeout()
     table.state = replace(table.state, marks=(0, 0, 2))
     events = table.declare(P1="out", P2="in", P0="out")

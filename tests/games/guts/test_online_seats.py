@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from games.engine import IllegalAction
-from games.guts import GUTS, make_config, new_table
+from games.guts import GAME, make_config, new_table
 
 from .helpers import Table, of
 
@@ -19,22 +19,22 @@ def test_sitting_down_buys_in_within_the_limits_and_a_second_player_starts_a_rou
     state = new_table(make_config("monte_carlo", {"ante": 100, "max_buy_in": 20_000}))
     for stack, reason in ((9_999, "least"), (20_001, "most")):
         with pytest.raises(IllegalAction, match=reason):
-            GUTS.apply(state, {"kind": "sit", "seat": 0, "stack": stack, "now": 0})
-    state, events = GUTS.apply(
+            GAME.apply(state, {"kind": "sit", "seat": 0, "stack": stack, "now": 0})
+    state, events = GAME.apply(
         state, {"kind": "sit", "seat": 3, "stack": 10_000, "player": "ann", "now": 1}
     )
     assert [event.to_json() for event in events] == [
-        {"type": "player_sat", "seat": 3, "player": "ann", "amount": 10_000}
+        {"type": "player_sat", "seat": 3, "player": "ann", "stack": 10_000}
     ]
     assert [(m.source, m.target, m.amount) for m in events[0].moves()] == [
         ("bankroll:3", "stack:3", 10_000)
     ]
-    assert state.phase == "waiting" and GUTS.deadline(state) is None
+    assert state.phase == "waiting" and GAME.deadline(state) is None
     with pytest.raises(IllegalAction, match="taken"):
-        GUTS.apply(state, {"kind": "sit", "seat": 3, "stack": 10_000, "now": 2})
-    state, _ = GUTS.apply(state, {"kind": "sit", "seat": 5, "stack": 10_000, "now": 2})
-    assert state.phase == "pause" and GUTS.deadline(state) == 5.0
-    state, events = GUTS.apply(state, {"kind": "timeout", "now": 5})
+        GAME.apply(state, {"kind": "sit", "seat": 3, "stack": 10_000, "now": 2})
+    state, _ = GAME.apply(state, {"kind": "sit", "seat": 5, "stack": 10_000, "now": 2})
+    assert state.phase == "pause" and GAME.deadline(state) == 5.0
+    state, events = GAME.apply(state, {"kind": "timeout", "now": 5})
     assert state.pending == (3, 5)
 
 
@@ -54,7 +54,7 @@ def test_a_player_who_sits_down_during_a_round_waits_for_the_next_round() -> Non
 def test_leaving_between_rounds_returns_the_stack_to_the_bankroll() -> None:
     table = Table()
     events = table.act("leave", 1)
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 1, "amount": 10_000}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 1, "stack": 10_000}]
     assert [(m.source, m.target) for m in events[0].moves()] == [("stack:1", "bankroll:1")]
     assert table.state.seats[1] is None
 
@@ -68,7 +68,7 @@ def test_leaving_during_a_hand_is_out_at_once_and_stands_up_when_the_hand_ends()
     assert table.state.seats[2] is not None and table.state.seats[2].leaving
     events = table.declare(P0="in", P1="in")
     assert of(events, "mucked") == [{"type": "mucked", "seat": 2}]
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 2, "amount": 9_900}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 2, "stack": 9_900}]
     assert table.state.seats[2] is None
     assert table.total() == 30_000 - 9_900  # the leaver took only the stack; the ante stays
 
@@ -83,7 +83,7 @@ def test_a_player_who_chose_in_and_leaves_still_pays_what_they_owe() -> None:
     assert of(events, "pot_matched") == [
         {"type": "pot_matched", "seat": 1, "amount": 300, "owed": 300}
     ]
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 1, "amount": 9_600}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 1, "stack": 9_600}]
     assert table.state.pot == 300
 
 
@@ -163,7 +163,7 @@ def test_an_illegal_action_says_why_and_changes_nothing(
     table.deal()
     before = table.state
     with pytest.raises(IllegalAction, match=reason):
-        GUTS.apply(before, {"now": 1.0, **action})
+        GAME.apply(before, {"now": 1.0, **action})
     assert table.state is before
 
 
@@ -173,7 +173,7 @@ def test_a_deck_with_a_repeated_card_is_refused() -> None:
     deck = ["As"] * 52
     with pytest.raises(IllegalAction, match="appears twice"):
         table.act("deal", deck=deck)
-    assert GUTS.wants_deck(table.state)
+    assert GAME.wants_deck(table.state)
 
 
 def test_leaving_while_the_deck_is_awaited_is_out_of_the_hand_about_to_be_dealt() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.guts import GUTS
+from games.guts import GAME
 
 from .helpers import Table, of
 
@@ -151,9 +151,9 @@ def test_the_window_runs_from_the_moment_the_last_ante_is_answered() -> None:
 def test_an_ante_is_refused_once_the_call_has_closed_into_the_window() -> None:
     table = _short_loser()
     table.timeout()
-    legal = GUTS.legal_actions(table.state, 3)
+    legal = GAME.legal_actions(table.state, 3)
     assert {"kind": "ante", "amount": 100} not in legal
-    decline = [action for action in GUTS.legal_actions(table.state, 2) if "owed" in action]
+    decline = [action for action in GAME.legal_actions(table.state, 2) if "owed" in action]
     assert decline == [{"kind": "decline", "owed": 400, "pays": 350}]
 
 
@@ -173,7 +173,7 @@ def test_the_window_is_the_same_when_the_actions_are_applied_again() -> None:
     table.timeout()
     state = table.start
     for action in table.recorded:
-        state, _events = GUTS.apply(state, action)
+        state, _events = GAME.apply(state, action)
     assert state == table.state
     assert table.now == table.recorded[-2]["now"] + 5
 
@@ -191,6 +191,6 @@ def test_a_player_who_chose_in_and_leaves_stays_in_and_may_win() -> None:
     events = table.declare(P1="in", P2="out")
     assert sorted(shown["seat"] for shown in of(events, "hand_shown")) == [0, 1]
     assert of(events, "pot_won") == [{"type": "pot_won", "seat": 0, "amount": 291}]
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 0, "amount": 10_191}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 0, "stack": 10_191}]
     assert table.state.seats[0] is None
     assert table.state.confirmed == (1,)

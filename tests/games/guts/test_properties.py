@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards import DECK
-from games.guts import GUTS, PRESETS, make_config, new_table
+from games.guts import GAME, PRESETS, make_config, new_table
 from games.guts.commands import simulate
 from games.guts.config import PAYERS, ROUND_ENDS
 from games.guts.table import OnlineState
@@ -36,7 +36,7 @@ class Audit:
 
     def act(self, action: dict[str, Any]) -> None:
         action["now"] = self.now
-        self.state, events = GUTS.apply(self.state, action)
+        self.state, events = GAME.apply(self.state, action)
         self.history.extend(events)
         for event in events:
             for move in event.moves():
@@ -61,7 +61,7 @@ class Audit:
                 assert self.ledger.get(f"stack:{index}", 0) == seat.stack
                 assert seat.stack >= 0
         for viewer in [None, *range(len(state.seats))]:
-            view = GUTS.view(state, viewer)
+            view = GAME.view(state, viewer)
             for entry in view["seats"]:
                 index = entry["seat"]
                 if index == viewer:
@@ -126,12 +126,12 @@ def test_random_legal_play_keeps_every_promise(
         audit.act({"kind": "sit", "seat": seat, "stack": stack})
     for _ in range(data.draw(st.integers(10, 120), label="steps")):
         state = audit.state
-        if GUTS.wants_deck(state) and data.draw(st.booleans(), label="deal now"):
+        if GAME.wants_deck(state) and data.draw(st.booleans(), label="deal now"):
             deck = _DECK[:]
             shuffle.shuffle(deck)
             audit.act({"kind": "deal", "deck": deck})
             continue
-        deadline = GUTS.deadline(state)
+        deadline = GAME.deadline(state)
         odds = 2 if state.phase == "pause" else 10  # a pause ends only by the clock
         if deadline is not None and data.draw(st.integers(1, odds), label="clock") == 1:
             audit.now = max(audit.now, deadline)
@@ -140,7 +140,7 @@ def test_random_legal_play_keeps_every_promise(
         weighted = [
             (seat, entry)
             for seat in range(seats)
-            for entry in GUTS.legal_actions(state, seat)
+            for entry in GAME.legal_actions(state, seat)
             for _ in range(_WEIGHTS[entry["kind"]])
         ]
         seat, chosen = data.draw(st.sampled_from(weighted), label="action")
@@ -156,10 +156,10 @@ def test_random_legal_play_keeps_every_promise(
     # every hand finishes: the clock alone ends the hand in progress
     for _ in range(4):
         if audit.state.phase in ("deal", "declare"):
-            if GUTS.wants_deck(audit.state):
+            if GAME.wants_deck(audit.state):
                 audit.act({"kind": "deal", "deck": _DECK})
             else:
-                audit.now = max(audit.now, GUTS.deadline(audit.state) or audit.now)
+                audit.now = max(audit.now, GAME.deadline(audit.state) or audit.now)
                 audit.act({"kind": "timeout"})
     assert audit.state.phase not in ("deal", "declare")
     assert audit.hands_started == audit.hands_ended

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from games.engine import ConfigError
-from games.guts import GUTS, make_config
+from games.guts import GAME, make_config
 from games.guts.commands import script, simulate
 
 from .classic_helpers import Classic
@@ -57,9 +57,9 @@ def test_players_out_and_spectators_see_nothing_of_a_private_comparison() -> Non
     table = _table()
     _stage_one(table)
     for viewer in (0, None):
-        seats = GUTS.view(table.state, viewer)["seats"]
+        seats = GAME.view(table.state, viewer)["seats"]
         assert "cards" not in seats[1] and "cards" not in seats[2]
-    seats = GUTS.view(table.state, 1)["seats"]
+    seats = GAME.view(table.state, 1)["seats"]
     assert seats[2]["cards"] == ["Kc", "Kd", "4h"]
 
 
@@ -80,12 +80,12 @@ def test_stage_two_gives_everyone_two_more_cards_fives_wild_and_stage_three_is_p
         (2, ["Ad", "Qc"]),
         (0, ["Kh", "Qd"]),
     ]
-    view = GUTS.view(table.state, 0)
+    view = GAME.view(table.state, 0)
     assert view["stage"]["words"] == "deal 1, stage 2 of 3: five cards, fives wild, high"
     assert "cards" not in view["seats"][1]  # the private comparison stays private
     events = table.declare(P1="in", P2="out", P0="out")
     assert of(events, "leg_won") == [{"type": "leg_won", "seat": 1, "total": 1}]
-    assert GUTS.view(table.state, 2)["seats"][1]["legs"] == 1
+    assert GAME.view(table.state, 2)["seats"][1]["legs"] == 1
     table.timeout()
     assert table.state.wild == "7" and len(table.state.cards[0]) == 7
     events = table.declare(P1="in", P2="in", P0="in")
@@ -241,7 +241,7 @@ def test_a_state_between_stages_survives_dump_and_load_as_json() -> None:
     _stage_one(table)
     table.timeout()
     table.declare(P1="in", P2="out", P0="out")
-    data = json.loads(json.dumps(GUTS.dump(table.state)))
-    assert GUTS.load(data) == table.state
+    data = json.loads(json.dumps(GAME.dump(table.state)))
+    assert GAME.load(data) == table.state
     del data["marks"], data["kept"], data["target"], data["private_show"]
-    assert GUTS.load(data).marks == (0, 0, 0)  # a state saved before these fields loads
+    assert GAME.load(data).marks == (0, 0, 0)  # a state saved before these fields loads

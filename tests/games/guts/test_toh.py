@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from games.engine import ConfigError
-from games.guts import GUTS, make_config
+from games.guts import GAME, make_config
 from games.guts.commands import script, simulate
 
 from .classic_helpers import Classic
@@ -39,7 +39,7 @@ def test_high_card_wins_suits_break_ties_losers_match_and_the_winner_keeps_a_poi
     ]
     assert of(events, "point_won") == [{"type": "point_won", "seat": 1, "card": "Ks", "total": 1}]
     assert table.state.pot == 200 and table.state.phase == "stage_over"
-    entry = GUTS.view(table.state, 0)["seats"][1]
+    entry = GAME.view(table.state, 0)["seats"][1]
     assert (entry["points"], entry["point_cards"]) == (1, ["Ks"])
 
 
@@ -49,13 +49,13 @@ def test_the_deal_rotates_and_the_next_deal_comes_from_the_same_deck() -> None:
     table.declare(P1="out", P2="out", P0="out")
     events = table.timeout()
     assert of(events, "button_moved") == [{"type": "button_moved", "seat": 1}]
-    assert of(events, "hand_started") == [] and not GUTS.wants_deck(table.state)
+    assert of(events, "hand_started") == [] and not GAME.wants_deck(table.state)
     assert [(e["seat"], e["cards"]) for e in of(events, "cards_dealt")] == [
         (2, ["3c"]),
         (0, ["4c"]),
         (1, ["5c"]),
     ]
-    view = GUTS.view(table.state, 2)
+    view = GAME.view(table.state, 2)
     assert view["stage"]["words"] == "deck 1, deal 2 from this deck: one card, high"
     assert view["turn"] == 2
 
@@ -77,7 +77,7 @@ def test_a_new_deck_comes_when_the_stock_cannot_serve_another_deal() -> None:
     events = table.declare(P1="out", P2="out", P0="out")
     assert of(events, "hand_ended")[0]["round_over"] is False
     table.timeout()
-    assert GUTS.wants_deck(table.state) and table.state.pot == 100  # nobody antes again
+    assert GAME.wants_deck(table.state) and table.state.pot == 100  # nobody antes again
 
 
 def test_the_first_to_the_points_takes_the_pot() -> None:
@@ -98,7 +98,7 @@ def test_more_players_play_for_fewer_points(players: int, points: int) -> None:
     table = Classic("toh", (10_000,) * players)
     table.deal()
     assert table.state.target == points
-    assert GUTS.view(table.state, 0)["stage"]["to_win"] == points
+    assert GAME.view(table.state, 0)["stage"]["to_win"] == points
     assert make_config("toh", {"ante": 100}).target(players) == points
 
 
@@ -133,5 +133,5 @@ def test_toh_point_cards_survive_dump_and_load() -> None:
     table = _table()
     table.deal(P1="Ks", P2="Kh", P0="2c")
     table.declare(P1="in", P2="in", P0="out")
-    assert GUTS.load(GUTS.dump(table.state)) == table.state
-    assert GUTS.dump(table.state)["kept"] == ["", "Ks", ""]
+    assert GAME.load(GAME.dump(table.state)) == table.state
+    assert GAME.dump(table.state)["kept"] == ["", "Ks", ""]

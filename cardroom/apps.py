@@ -11,7 +11,18 @@ class CardroomConfig(AppConfig):
         from cardroom.audit import roles
         from cardroom.responsible import checks
         from cardroom.storage.timestamps import use_compiled_loader
+        from cardroom.tables import policies
+        from cardroom.waitlist import services as wait_list
 
         roles.connect()
         checks.connect()
+        # The rules the runtime applies for the contexts above it (cardroom/tables/policies.py).
+        policies.plug_limits(
+            policies.Limits(
+                guard_stake=checks.guard_stake,
+                seats_to_release=checks.seats_to_release,
+                stand_up_at_rest=checks.stand_up_at_rest,
+            )
+        )
+        policies.plug_wait_list(wait_list.sit_refusal)
         connection_created.connect(use_compiled_loader, dispatch_uid="cardroom-timestamps")

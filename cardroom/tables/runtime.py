@@ -33,7 +33,6 @@ from cardroom.models import (
     TableStatus,
 )
 from cardroom.realtime.broadcast import broadcast_on_commit
-from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_at_rest
 from cardroom.storage.rows import (
     bankroll_balances,
     due_table_and_seats_locked,
@@ -46,11 +45,16 @@ from cardroom.storage.rows import (
 from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
+from cardroom.tables.policies import (
+    guard_stake,
+    seats_to_release,
+    sit_refusal,
+    stand_up_at_rest,
+)
 from cardroom.tables.pot_payers import pot_returns
 from cardroom.tables.presence import LEASE
 from cardroom.tables.readers import event_readers
 from cardroom.tables.snapshots import commitment_of, table_snapshot
-from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck
 from games.engine import ConfigError, IllegalAction
 from games.words import Sentence, words

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from games.guts.config import ONLINE_PRESETS
 from games.guts.pot_return import CLASSIC_STOPS, ONLINE_STOPS
 from games.words import words
 
@@ -85,8 +86,6 @@ DEFAULT_PRESETS = {
 def _presets(game: str, module: Any) -> tuple[str, ...]:
     """One package plays both Guts tables: the online presets, and every classic one."""
     if game in ("guts", "classic_guts"):
-        from games.guts.config import ONLINE_PRESETS
-
         online = tuple(ONLINE_PRESETS)
         if game == "guts":
             return online

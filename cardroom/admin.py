@@ -23,7 +23,7 @@ from accounts.admin import ReadOnlyAdmin
 from accounts.language import said
 from accounts.models import Transfer
 from cardroom.models import Hand, HandEvent, OperatorAction, Round, Seat, Table
-from cardroom.responsible.models import Exclusion, LimitChange, PlayerLimits
+from cardroom.models.responsible import Exclusion, LimitChange, PlayerLimits
 from cardroom.responsible.terms import limit_value_words
 from games.deck import CommitmentError, DeckCommitment
 from games.words import sentence_of

@@ -12,10 +12,20 @@ class CardroomConfig(AppConfig):
         from cardroom.realtime.broadcast import send_version
         from cardroom.responsible import checks
         from cardroom.storage.timestamps import use_compiled_loader
-        from cardroom.tables import announce
+        from cardroom.tables import announce, policies
+        from cardroom.waitlist import services as wait_list
 
         roles.connect()
         checks.connect()
         # Every process sends the versions it commits (servers, runclock, commands, tests).
         announce.plug(send_version)
+        # The rules the runtime applies for the contexts above it (cardroom/tables/policies.py).
+        policies.plug_limits(
+            policies.Limits(
+                guard_stake=checks.guard_stake,
+                seats_to_release=checks.seats_to_release,
+                stand_up_at_rest=checks.stand_up_at_rest,
+            )
+        )
+        policies.plug_wait_list(wait_list.sit_refusal)
         connection_created.connect(use_compiled_loader, dispatch_uid="cardroom-timestamps")

@@ -28,6 +28,9 @@ from games.cards import parse_cards
 from games.chinese_poker import best_arrangement
 from games.engine import IllegalAction
 from games.evaluators import rank_hand
+from games.guts import GAME
+from games.guts.bots import classic_bot_action
+from games.guts.classic.state import ClassicState
 from games.three_card_poker import PayTables, should_play
 from games.three_card_poker.config import ANTE_BONUS, PAIR_PLUS
 
@@ -133,10 +136,6 @@ def bot_decision(game: str, state: dict[str, Any]) -> dict[str, Any] | None:
 def _classic_action(table: Table, seat: int) -> dict[str, Any] | None:
     """Classic Guts: the games package's bot, which reads only the seat's own cards and the
     public rules (games.guts.bots.classic_bot_action); antes there are automatic."""
-    from games.guts import GAME
-    from games.guts.bots import classic_bot_action
-    from games.guts.classic.state import ClassicState
-
     state = GAME.load(table.state)
     return classic_bot_action(state, seat) if isinstance(state, ClassicState) else None
 

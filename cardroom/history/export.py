@@ -35,6 +35,7 @@ from cardroom.history.replayer import LedgerBook, first_transfer, hand_replay, h
 from cardroom.history.verification import hand_openings
 from cardroom.models import Game, Hand, HandEvent, Seat, Table
 from cardroom.presentation.event_words import event_words
+from cardroom.presentation.names import preset_name
 from cardroom.storage.payments import movement_of, payments_json, seat_finder
 from games.events import event_cards
 from games.words import words
@@ -307,10 +308,10 @@ def game_title(table: Table) -> str:
     """The game as a hand history heads it: "Survivor Guts", "Classic Guts, Kitty"."""
     if table.game == Game.GUTS:
         # "Monte Carlo Guts", "Survivor Guts": the games' own names, in every language.
-        return f"{table.preset_name} Guts"
+        return f"{preset_name(table.preset)} Guts"
     if table.game == Game.CLASSIC_GUTS:
         # Translators: Classic Guts and the table's preset, "Classic Guts, Kitty".
-        return gettext("Classic Guts, %(preset)s") % {"preset": table.preset_name}
+        return gettext("Classic Guts, %(preset)s") % {"preset": preset_name(table.preset)}
     return str(Game(table.game).label)
 
 

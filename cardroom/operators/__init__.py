@@ -2,25 +2,24 @@
 
 Every service here takes the acting user and a reason, and writes an :class:`OperatorAction`
 in the same transaction as the change, so the log holds exactly the changes that happened.
-Seat changes go through the table runtime (``table_apply``), where the game decides when they
-take effect; a game's rules never run here.
+Every change to a table goes through the table runtime, the one writer of a table: seat changes
+as the game's actions (``table_apply``), where the game decides when they take effect; pauses,
+closes, voids, timers and bots through cardroom/tables/control.py. A game's rules never run here.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
 
 from accounts.models import User
-from cardroom.models import Hand, OperatorAction, OperatorActionKind, Seat, Table, TableStatus
-from cardroom.operators import control
-from cardroom.realtime.broadcast import broadcast_on_commit
-from cardroom.tables.engines import engine_for
-from cardroom.tables.runtime import journal_restore, table_apply, table_create
-from games.engine import ConfigError, IllegalAction
+from cardroom.models import OperatorAction, OperatorActionKind, Seat, Table
+from cardroom.tables import control
+from cardroom.tables.control import table_timer_names
+from cardroom.tables.runtime import table_apply, table_create
+from games.engine import IllegalAction
 from games.words import words
 
 __all__ = [
@@ -77,86 +76,16 @@ def operator_table_create(
     return table
 
 
-def _config_of(table: Table) -> Any:
-    """The config the table's state embeds (every engine's state has a ``config``)."""
-    game = engine_for(table.game).game
-    return getattr(game.load(table.state), "config", None)
-
-
-def table_timer_names(*, table: Table) -> dict[str, Any]:
-    """The table's timers (its config's ``*_seconds`` options) and their values now."""
-    config = _config_of(table)
-    if config is None or not dataclasses.is_dataclass(config):
-        return {}
-    return {
-        f.name: getattr(config, f.name)
-        for f in dataclasses.fields(config)
-        if f.name.endswith("_seconds")
-    }
-
-
-def _hand_in_play(table: Table) -> Hand | None:
-    return Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
-
-
 def table_timers_change(
     *, actor: User, table_id: int, timers: Mapping[str, Any], reason: str
 ) -> OperatorAction:
-    """Change a table's timers between hands, in ``Table.config`` and in its state's config.
-
-    Safe for every engine here because a timer only ever sets the next deadline (``now +
-    seconds``): the deadline already running keeps its time and the next one uses the new
-    value. The swap is checked anyway: the new state must dump exactly as the old one, but
-    for its config. Refused while a hand is in play, and for anything but a timer.
-    """
+    """Change a table's timers between hands (cardroom/tables/control.py says when it may)."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
-        if table.status == TableStatus.CLOSED:
-            raise IllegalAction(words("this table is closed"))
-        current = table_timer_names(table=table)
-        if not current:
-            game = str(table.get_game_display())
-            # Translators: {game} is a game's name, such as "Chinese Poker".
-            raise IllegalAction(words("{game} tables have no timers to change", game=game))
-        for name in timers:
-            if name not in current:
-                raise ConfigError(
-                    words(
-                        # Translators: {name} and {timers} are options' names, kept in English.
-                        "{name} is not a timer; timers: {timers}",
-                        name=name,
-                        timers=", ".join(current),
-                    )
-                )
-        hand = _hand_in_play(table)
-        if hand is not None:
-            raise IllegalAction(
-                # Translators: {hand} is the hand's number.
-                words("hand {hand} is in play: change the timers between hands", hand=hand.number)
-            )
-        engine = engine_for(table.game)
-        options = {**table.config, **timers}
-        config = engine.make_config(table.preset, options)
-        game = engine.game
-        old_state = game.load(table.state)
-        new_state = dataclasses.replace(old_state, config=config)
-        dumped = game.dump(new_state)
-        unchanged = {k: v for k, v in game.dump(old_state).items() if k != "config"}
-        if {k: v for k, v in dumped.items() if k != "config"} != unchanged or (
-            game.load(dumped).config != config
-        ):
-            raise IllegalAction(words("this table's state cannot take new timers; nothing changed"))
-        before = {name: current[name] for name in timers}
-        table.config = options
-        table.state = dumped
-        table.version += 1
-        table.save(update_fields=["config", "state", "version", "updated"])
-        journal_restore(table=table, version=table.version, state=dumped)
-        broadcast_on_commit(table)
+        before = control.table_timers_set(table_id=table_id, timers=timers)
         return operator_log(
             actor=actor,
             kind=OperatorActionKind.TIMERS_CHANGE,
-            table=table,
+            table=Table.objects.get(pk=table_id),
             reason=reason,
             details={"before": before, "after": dict(timers)},
         )
@@ -213,49 +142,15 @@ def seat_remove(*, actor: User, table_id: int, seat: int, reason: str) -> Operat
 
 
 def table_bots_change(*, actor: User, table_id: int, bots: int, reason: str) -> OperatorAction:
-    """Keep ``bots`` seats filled by house bots. Fewer: the last bots to sit down leave
-    (through the runtime, so one in a hand leaves when it ends). More: the clock seats them.
-    """
+    """Keep ``bots`` seats filled by house bots (cardroom/tables/control.py: who leaves)."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
-        if table.status == TableStatus.CLOSED:
-            raise IllegalAction(words("this table is closed"))
-        seats = len(table.state.get("seats", ()))
-        most = max(seats - 1, 0)  # the bots always leave a seat for a person
-        if isinstance(bots, bool) or not isinstance(bots, int) or not 0 <= bots <= most:
-            raise ConfigError(
-                words(
-                    "bots must be a whole number from 0 to {most}, not {bots}",
-                    most=most,
-                    bots=repr(bots),
-                )
-            )
-        before = table.bots
-        table.bots = bots
-        table.save(update_fields=["bots", "updated"])
-        seated = list(
-            Seat.objects.select_related("user")
-            .filter(table=table, left__isnull=True, user__is_bot=True)
-            .order_by("-joined", "-number")
-        )
-        leaving: list[str] = []
-        for seat in seated[: max(len(seated) - bots, 0)]:
-            # A bot already on its way out is refused a second leave: it goes all the same.
-            try:
-                table_apply(table_id=table.pk, action={"kind": "leave", "seat": seat.number})
-            except IllegalAction:
-                continue
-            leaving.append(seat.user.username)
+        before, leaving = control.table_bots_set(table_id=table_id, bots=bots)
         return operator_log(
             actor=actor,
             kind=OperatorActionKind.BOTS_CHANGE,
-            table=table,
+            table=Table.objects.get(pk=table_id),
             reason=reason,
-            details={
-                "before": before,
-                "after": bots,
-                "leaving": leaving,
-            },
+            details={"before": before, "after": bots, "leaving": leaving},
         )
 
 

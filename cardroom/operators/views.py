@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 from accounts.language import said
 from accounts.models import User
 from cardroom.models import Game, OperatorAction, Seat, Table, TableStatus
+from cardroom.models.waitlist import WaitingPlayer
 from cardroom.operators import (
     operator_table_create,
     seat_remove,
@@ -41,7 +42,6 @@ from cardroom.operators.forms import (
 )
 from cardroom.tables.engines import PACKAGES, engine_for
 from cardroom.tables.selectors import table_state
-from cardroom.waitlist.models import WaitingPlayer
 from games.engine import ConfigError
 from games.words import sentence_of
 

@@ -24,6 +24,9 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from cardroom.storage.rows import table_row
+from cardroom.tables.snapshots import snapshot_from_db
+
 __all__ = ["shared_snapshot"]
 
 _lock = threading.Lock()
@@ -66,9 +69,6 @@ async def _read(
     loop: asyncio.AbstractEventLoop, table_id: int, future: asyncio.Future[Any]
 ) -> None:
     def started() -> dict[str, Any]:
-        from cardroom.storage.rows import table_row
-        from cardroom.tables.snapshots import snapshot_from_db
-
         _not_asked(loop, table_id, future)  # whoever asks from now on reads for themselves
         return snapshot_from_db(table_row(table_id))
 

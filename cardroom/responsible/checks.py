@@ -27,14 +27,14 @@ from accounts.ledger import LedgerError
 from accounts.models import User
 from accounts.services import reload_requested
 from cardroom.models import Seat
-from cardroom.responsible.limits import apply_due_changes
-from cardroom.responsible.models import (
+from cardroom.models.responsible import (
     BUY_IN_LIMITS,
     LOSS_LIMITS,
     ExclusionKind,
     LimitName,
     PlayerLimits,
 )
+from cardroom.responsible.limits import apply_due_changes
 from cardroom.responsible.terms import (
     SESSION_GAP,
     WINDOWS,

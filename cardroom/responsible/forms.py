@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy
 
 from accounts.language import said
 from accounts.money import format_cents
+from cardroom.models.responsible import BUY_IN_LIMITS, LOSS_LIMITS, LimitName, PlayerLimits
 from cardroom.presentation import cents_from_dollars
-from cardroom.responsible.models import BUY_IN_LIMITS, LOSS_LIMITS, LimitName, PlayerLimits
 from cardroom.responsible.terms import (
     MAX_LIMIT_CENTS,
     REALITY_MINUTES,

@@ -15,7 +15,7 @@ from django.db.models import Min
 
 from accounts.models import User
 from cardroom.models import Seat
-from cardroom.responsible.models import (
+from cardroom.models.responsible import (
     LIMITS,
     LOSS_LIMITS,
     LimitChange,

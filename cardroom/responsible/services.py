@@ -18,9 +18,9 @@ from django.utils import translation
 
 from accounts.models import User
 from cardroom.models import OperatorActionKind, Seat
+from cardroom.models.responsible import Exclusion, ExclusionKind, PlayerLimits
 from cardroom.operators import operator_log
 from cardroom.responsible.limits import apply_due_changes, limits_locked
-from cardroom.responsible.models import Exclusion, ExclusionKind, PlayerLimits
 from cardroom.responsible.terms import SELF_EXCLUSION_DAYS, TIME_OUT_DAYS, date_words
 from cardroom.responsible.usage import net_since, session_of
 from cardroom.tables.runtime import table_release

@@ -16,7 +16,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from cardroom.models import Seat
-from cardroom.responsible.models import PlayerLimits
+from cardroom.models.responsible import PlayerLimits
 from cardroom.responsible.usage import session_of
 from cardroom.tables.runtime import table_release
 

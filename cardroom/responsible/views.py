@@ -27,6 +27,16 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.language import said
 from accounts.models import User
 from accounts.money import format_cents
+from cardroom.models.responsible import (
+    BUY_IN_LIMITS,
+    LIMITS,
+    LOSS_LIMITS,
+    Exclusion,
+    ExclusionKind,
+    LimitChange,
+    LimitName,
+    PlayerLimits,
+)
 from cardroom.responsible.forms import (
     SELF_EXCLUSION_CHOICES,
     TIME_OUT_CHOICES,
@@ -39,16 +49,6 @@ from cardroom.responsible.limits import (
     limit_request,
     limits_locked,
     reality_interval_set,
-)
-from cardroom.responsible.models import (
-    BUY_IN_LIMITS,
-    LIMITS,
-    LOSS_LIMITS,
-    Exclusion,
-    ExclusionKind,
-    LimitChange,
-    LimitName,
-    PlayerLimits,
 )
 from cardroom.responsible.services import (
     exclusion_lift,

@@ -23,7 +23,7 @@ from django.db.models import Model
 from accounts.models import Account, AccountKind, Transfer, User
 from accounts.sql.prepared import Prepared
 from cardroom.models import ApiToken, Hand, Round, Seat, Table
-from cardroom.responsible.models import PlayerLimits
+from cardroom.models.responsible import PlayerLimits
 from cardroom.storage.payments import Movement
 
 __all__ = [

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
-from typing import Any
 
+from games.engine import Game
+from games.guts.config import ONLINE_PRESETS
 from games.guts.pot_return import CLASSIC_STOPS, ONLINE_STOPS
 from games.words import words
 
@@ -33,10 +34,8 @@ TableConfig = object
 class Engine:
     """A game's state machine and how to start a table of it."""
 
-    #: The rules: a ``Game[TableState]`` (the runtime's functions take it so typed). Left
-    #: untyped here until cardroom/operators/__init__.py's timer change stops reusing the name
-    #: ``game`` for the game's label (one line there).
-    game: Any
+    #: The rules, whose states the runtime holds without looking inside them.
+    game: Game[TableState]
     make_config: Callable[[str, Mapping[str, object]], TableConfig]
     new_table: Callable[[TableConfig], TableState]
     presets: tuple[str, ...]
@@ -99,8 +98,6 @@ DEFAULT_PRESETS = {
 def _presets(game: str, module: ModuleType) -> tuple[str, ...]:
     """One package plays both Guts tables: the online presets, and every classic one."""
     if game in ("guts", "classic_guts"):
-        from games.guts.config import ONLINE_PRESETS
-
         online = tuple(ONLINE_PRESETS)
         if game == "guts":
             return online

@@ -42,7 +42,6 @@ from cardroom.models import (
     TableAction,
     TableStatus,
 )
-from cardroom.responsible.checks import guard_stake, seats_to_release, stand_up_at_rest
 from cardroom.storage.rows import (
     bankroll_balances,
     due_table_and_seats_locked,
@@ -56,11 +55,16 @@ from cardroom.tables.announce import announce_on_commit
 from cardroom.tables.engines import Engine, TableState, engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
+from cardroom.tables.policies import (
+    guard_stake,
+    seats_to_release,
+    sit_refusal,
+    stand_up_at_rest,
+)
 from cardroom.tables.pot_payers import pot_returns
 from cardroom.tables.presence import LEASE
 from cardroom.tables.readers import event_readers
 from cardroom.tables.snapshots import Snapshot, commitment_of, table_snapshot
-from cardroom.waitlist.services import sit_refusal
 from games.deck import commit_deck, shuffled_deck
 from games.engine import JSON, ConfigError, Event, Game, IllegalAction
 from games.words import Sentence, words
@@ -74,7 +78,6 @@ __all__ = [
     "journal_restore",
     "locked_table",
     "moment_of",
-    "settle",
     "settle_played",
     "table_act",
     "table_act_many",
@@ -504,22 +507,6 @@ class Played(NamedTuple):
     def then(self, state: TableState, action: JSON, events: Sequence[Event]) -> Played:
         """This, followed by ``action`` and the ``events`` it gave, leaving ``state``."""
         return Played(state, (*self.recorded, *events), (*self.journal, action))
-
-
-def settle(
-    table: Table,
-    engine: Engine,
-    state: TableState,
-    recorded: Sequence[Event],
-    seats: dict[int, Seat],
-    users: Mapping[int, User],
-    now: datetime,
-    journal: Sequence[JSON],
-    actor: tuple[User, str | None] | None = None,
-) -> Outcome:
-    """``settle_played`` from its values one by one (the operators' form)."""
-    context = Context(table, engine, seats, users, now, actor)
-    return settle_played(context, Played(state, tuple(recorded), tuple(journal)))
 
 
 def settle_played(context: Context, played: Played) -> Outcome:

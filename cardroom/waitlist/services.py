@@ -22,10 +22,10 @@ from django.utils.translation import gettext as _
 from accounts.language import said
 from accounts.models import User
 from cardroom.models import Seat, Table, TableStatus
+from cardroom.models.waitlist import WaitingPlayer
 from cardroom.responsible.checks import exclusion_refusal, limits_row
 from cardroom.storage.rows import rows_where
 from cardroom.tables.engines import engine_for
-from cardroom.waitlist.models import WaitingPlayer
 from games.words import Sentence, words
 
 __all__ = [

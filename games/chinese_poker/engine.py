@@ -61,6 +61,7 @@ from games.chinese_poker.events import (
 )
 from games.chinese_poker.naturals import NATURALS, makes_natural, natural_rows
 from games.chinese_poker.scoring import PlayerHand, score_hand
+from games.chinese_poker.solver import best_arrangement
 from games.chinese_poker.state import (
     ChinesePokerState,
     Entry,
@@ -70,6 +71,7 @@ from games.chinese_poker.state import (
     load,
     new_table,
 )
+from games.chinese_poker.views import legal_actions, suggestion, view
 from games.engine import Event, IllegalAction, seat_order
 from games.words import Money, sentence_of, words
 
@@ -160,8 +162,6 @@ class ChinesePokerGame:
 
     def legal_actions(self, state: ChinesePokerState, seat: int) -> list[JSON]:
         """What ``seat`` may do now, as action templates (see :mod:`.views`)."""
-        from games.chinese_poker.views import legal_actions
-
         return legal_actions(state, seat)
 
     def deadline(self, state: ChinesePokerState) -> float | None:
@@ -174,14 +174,10 @@ class ChinesePokerGame:
 
     def view(self, state: ChinesePokerState, seat: int | None) -> JSON:
         """What ``seat`` (``None``: a spectator) may see (see :mod:`.views`)."""
-        from games.chinese_poker.views import view
-
         return view(state, seat)
 
     def suggestion(self, state: ChinesePokerState, seat: int) -> JSON | None:
         """The solver's arrangement of ``seat``'s cards in the hand being played, as text."""
-        from games.chinese_poker.views import suggestion
-
         return suggestion(state, seat)
 
     def dump(self, state: ChinesePokerState) -> JSON:
@@ -375,8 +371,6 @@ def _declared(state: ChinesePokerState, entry: Entry, natural: str) -> Entry:
     after = any(o.status == "surrendered" for o in state.entries if o.seat != entry.seat)
     rows = natural_rows(natural, cards) if makes_natural(natural, cards) else None
     if rows is None and not entry.front:
-        from games.chinese_poker.solver import best_arrangement
-
         best = best_arrangement(cards)
         rows = (best.front, best.middle, best.back)
     if rows is not None:
@@ -397,7 +391,6 @@ def _timeout(state: ChinesePokerState, now: float) -> Outcome:
         )
     if state.phase == "pause":
         return _reconsider(replace(state, phase="ready", deadline=None), now), ()
-    from games.chinese_poker.solver import best_arrangement
 
     events: list[Event] = []
     entries = []

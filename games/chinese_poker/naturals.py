@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.cards import Card
+from games.evaluators import row_at_least
 
 __all__ = [
     "NATURALS",
@@ -172,8 +173,6 @@ def _flush_rows(cards: Sequence[Card]) -> Rows | None:
 
 
 def _in_order(rows: Rows) -> Rows:
-    from games.evaluators import row_at_least
-
     front, middle, back = rows
     if not row_at_least(back, middle):
         middle, back = back, middle

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from games.cards import Card
 from games.chinese_poker.naturals import NATURAL_VALUES, check_name, makes_natural, natural_rank
+from games.evaluators import rank_hand, rows_in_order
 
 __all__ = [
     "ROW_BONUSES",
@@ -132,8 +133,6 @@ def bonus(row: str, category: str, royal: bool = False) -> int:
 
 def row_bonus(row: str, cards: Sequence[Card]) -> int:
     """The bonus of a row's cards (see :func:`bonus`)."""
-    from games.evaluators import rank_hand
-
     value = rank_hand("chinese_front" if row == "front" else "five_card", cards)
     ranks = {card.rank for card in cards}
     return bonus(row, value.category, royal=13 in ranks and 14 in ranks)
@@ -155,8 +154,6 @@ def resolve(hand: PlayerHand, opponent_surrendered: bool = False) -> Status:
     A false claim is dropped when ``opponent_surrendered`` and the hand says the claim came
     after that surrender; otherwise it is a foul.
     """
-    from games.evaluators import rows_in_order
-
     if hand.surrender:
         return Status("surrender")
     if hand.natural is not None:
@@ -170,8 +167,6 @@ def resolve(hand: PlayerHand, opponent_surrendered: bool = False) -> Status:
 
 
 def _compare_rows(one: PlayerHand, two: PlayerHand) -> tuple[int, int, int]:
-    from games.evaluators import rank_hand
-
     units = []
     for name in ROWS:
         row_one, row_two = getattr(one, name), getattr(two, name)

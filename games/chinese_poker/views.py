@@ -18,6 +18,7 @@ from typing import Any
 
 from games.cards import DECK
 from games.chinese_poker.naturals import NATURALS
+from games.chinese_poker.solver import best_arrangement
 from games.chinese_poker.state import ChinesePokerState, Entry
 
 __all__ = ["legal_actions", "suggestion", "view"]
@@ -143,7 +144,6 @@ def suggestion(state: ChinesePokerState, seat: int) -> JSON | None:
     entry = state.entry(seat) if state.in_hand else None
     if entry is None:
         return None
-    from games.chinese_poker.solver import best_arrangement
 
     best = best_arrangement([DECK[index] for index in entry.cards])
     return {

@@ -21,9 +21,9 @@ from typing import Any
 from games.cards import DECK, parse_cards
 from games.guts import events as ev
 from games.guts.classic import in_hand
+from games.guts.classic.fourtwo import four_card_key
 from games.guts.classic.settle import hand_of, hand_rules, key_for
 from games.guts.classic.state import ClassicState
-from games.guts.fourtwo import four_card_key
 from games.guts.game import GAME, Config, State, new_table
 from games.guts.online import apply
 from games.guts.showdown import hand_key

@@ -22,8 +22,7 @@ usual pause if two can play.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.engine import IllegalAction
 from games.guts import events as ev
@@ -31,10 +30,15 @@ from games.guts.rounds import evolve, with_stack
 from games.guts.table import OnlineState, Seat
 from games.words import Money, words
 
-if TYPE_CHECKING:  # the classic package imports this module
-    from games.guts.classic.state import ClassicState
-
-__all__ = ["CLASSIC_STOPS", "ONLINE_STOPS", "return_classic_pot", "return_online_pot"]
+__all__ = [
+    "CLASSIC_STOPS",
+    "ONLINE_STOPS",
+    "between_hands",
+    "credited",
+    "read_returns",
+    "return_online_pot",
+    "woken",
+]
 
 #: The phases an online table may stop in: no cards are out (the antes of a coming hand are
 #: in the pot, and go back with it).
@@ -95,7 +99,7 @@ def _place_of(place: Any, player: str, seats: Sequence[Seat | None]) -> bool:
     return name == "bankroll" and index >= len(seats)
 
 
-def _credited(seats: Sequence[Seat | None], shares: tuple[Share, ...]) -> list[Seat | None]:
+def credited(seats: Sequence[Seat | None], shares: tuple[Share, ...]) -> list[Seat | None]:
     """The seats with each seated player's share on their stack, and out of any round."""
     credited = list(seats)
     for place, _, amount in shares:
@@ -107,7 +111,7 @@ def _credited(seats: Sequence[Seat | None], shares: tuple[Share, ...]) -> list[S
     return [None if seat is None else with_stack(seat, 0, in_round=False) for seat in credited]
 
 
-def _woken(seats: Sequence[Seat | None], ante: int, now: float, pause: float) -> dict[str, Any]:
+def woken(seats: Sequence[Seat | None], ante: int, now: float, pause: float) -> dict[str, Any]:
     """The table's phase after the return: a pause before a new start if two can play."""
     ready = [
         seat for seat in seats
@@ -118,7 +122,7 @@ def _woken(seats: Sequence[Seat | None], ante: int, now: float, pause: float) ->
     return {"phase": "waiting", "deadline": None}
 
 
-def _between_hands(phase: str, stops: frozenset[str]) -> None:
+def between_hands(phase: str, stops: frozenset[str]) -> None:
     if phase not in stops:
         raise IllegalAction(
             words("a pot goes back only between hands (the table is in its {phase} phase)",
@@ -130,37 +134,18 @@ def return_online_pot(
     state: OnlineState, action: Mapping[str, Any], now: float
 ) -> tuple[OnlineState, Events]:
     """``return_pot`` at an online table: the round ends, the pot goes back."""
-    _between_hands(state.phase, ONLINE_STOPS)
+    between_hands(state.phase, ONLINE_STOPS)
     shares = read_returns(action, state.seats, state.pot)
     events: Events = [ev.PotReturned(shares, 0)]
     if state.round_active or state.starting:
         events.append(ev.RoundEnded(state.round, "pot_returned"))
     count = len(state.seats)
-    seats = _credited(state.seats, shares)
+    seats = credited(state.seats, shares)
     config = state.config
     state = evolve(
-        state, seats=tuple(seats), **_woken(seats, config.ante, now, config.showdown_seconds),
+        state, seats=tuple(seats), **woken(seats, config.ante, now, config.showdown_seconds),
         pot=0, round_active=False, starting=False, pending=(), confirmed=(), dealt=(),
         cards=((),) * count, choices=("",) * count, owed=(0,) * count, shown=False,
         timed_out=(),
     )  # fmt: skip
     return state, events
-
-
-def return_classic_pot(
-    state: ClassicState, action: Mapping[str, Any], now: float, events: Events
-) -> ClassicState:
-    """``return_pot`` at a classic table: the game under way ends, pot and reserve go back."""
-    _between_hands(state.phase, CLASSIC_STOPS)
-    shares = read_returns(action, state.seats, state.pot + state.reserve)
-    events.append(ev.PotReturned(shares, state.reserve))
-    if state.game_active:
-        events.append(ev.RoundEnded(state.game, "pot_returned"))
-    count = len(state.seats)
-    seats = _credited(state.seats, shares)
-    config = state.config
-    return replace(
-        state, seats=tuple(seats), **_woken(seats, config.ante, now, config.showdown_seconds),
-        pot=0, reserve=0, game_active=False, excused=(), dealt=(), turn=None, challenge=False,
-        stage=1, marks=(0,) * count, target=0, kept=((),) * count, stage_result=(),
-    )  # fmt: skip

@@ -10,8 +10,8 @@ from django.utils import timezone
 from accounts.models import Account, AccountKind, Transfer, TransferKind
 from accounts.selectors import bankroll_balance
 from cardroom.models import Hand, HandEvent, Seat, TableStatus
-from cardroom.operators.control import hand_void, table_close, table_pause
 from cardroom.responsible.usage import usage_of
+from cardroom.tables.control import hand_void, table_close, table_pause
 from cardroom.tables.pot_payers import pot_payers, shares_of
 from cardroom.tables.runtime import table_act, table_create
 from tests.cardroom.driving import run_clock, to_declare

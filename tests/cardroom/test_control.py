@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.models import Account, AccountKind, Transfer
 from accounts.selectors import bankroll_balance
 from cardroom.models import Hand, Seat, TableStatus
-from cardroom.operators.control import hand_void, table_close, table_pause, table_resume
+from cardroom.tables.control import hand_void, table_close, table_pause, table_resume
 from cardroom.tables.runtime import table_act, table_timeout
 from games.engine import IllegalAction
 from tests.cardroom.test_runtime import advance, play_to_declare

@@ -146,8 +146,7 @@ async def test_pushes_after_an_action_read_nothing(monkeypatch):
     """Both sockets, after their first frame: a version pushed by the runtime reaches them
     with the database reads of the push path made to fail."""
     import cardroom.realtime.consumers
-    import cardroom.storage.rows
-    import cardroom.tables.snapshots
+    import cardroom.realtime.snapshot_reads
     from accounts.services import user_create
     from cardroom.realtime.auth import token_create
     from tests.cardroom.test_api_consumer import Client
@@ -168,8 +167,8 @@ async def test_pushes_after_an_action_read_nothing(monkeypatch):
 
     # Every database read of a socket: the snapshot (cardroom/realtime/snapshot_reads.py reads
     # it through these two) and the page's bankroll.
-    monkeypatch.setattr(cardroom.tables.snapshots, "snapshot_from_db", no_read)
-    monkeypatch.setattr(cardroom.storage.rows, "table_row", no_read)
+    monkeypatch.setattr(cardroom.realtime.snapshot_reads, "snapshot_from_db", no_read)
+    monkeypatch.setattr(cardroom.realtime.snapshot_reads, "table_row", no_read)
     monkeypatch.setattr(cardroom.realtime.consumers, "bankroll_balance", no_read)
     await sync_to_async(table_act)(
         table_id=table.pk, user=ben, action={"kind": "sit", "buy_in": 20_000}

@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 
 from cardroom.history.journal_audit import table_replay
 from cardroom.models import Hand, Table, TableAction
-from cardroom.operators.control import hand_void
+from cardroom.tables.control import hand_void
 from cardroom.tables.runtime import table_act
 from tests.cardroom.test_control import declare_all
 from tests.cardroom.test_runtime import advance, play_to_declare

@@ -271,7 +271,7 @@ def test_each_step_is_a_whole_picture_of_the_table(hand):
 
 
 def test_a_voided_hand_gives_every_chip_back(survivor_table, seated):
-    from cardroom.operators.control import hand_void
+    from cardroom.tables.control import hand_void
     from tests.cardroom.test_runtime import play_to_declare
 
     play_to_declare(survivor_table, seated)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.ledger import LedgerError
 from accounts.services import bankroll_reload
 from cardroom.models import OperatorAction, OperatorActionKind, Seat, Table, TableAction
-from cardroom.responsible.models import Exclusion, PlayerLimits
+from cardroom.models.responsible import Exclusion, PlayerLimits
 from cardroom.responsible.services import exclusion_lift, exclusion_record
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.responsible.terms import date_words, moment_words

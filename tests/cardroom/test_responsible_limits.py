@@ -17,8 +17,8 @@ from accounts.models import AccountKind, Transfer, TransferKind
 from accounts.selectors import bankroll_balance
 from accounts.services import seat_buy_in
 from cardroom.models import Seat, Table, TableAction
+from cardroom.models.responsible import LimitChange, PlayerLimits
 from cardroom.responsible.limits import apply_due_changes, limit_request, limits_locked
-from cardroom.responsible.models import LimitChange, PlayerLimits
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.responsible.terms import WINDOWS, moment_words
 from cardroom.tables.runtime import table_act, table_create, table_timeout

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.services import user_create
 from cardroom.models import Seat
+from cardroom.models.responsible import Exclusion, LimitChange, PlayerLimits
 from cardroom.realtime.auth import token_create
-from cardroom.responsible.models import Exclusion, LimitChange, PlayerLimits
 from cardroom.responsible.services import exclusion_record
 from cardroom.responsible.terms import moment_words
 from tests.cardroom.test_responsible_limits import (

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.services import user_create
 from cardroom.models import Seat
-from cardroom.responsible.models import PlayerLimits
+from cardroom.models.responsible import PlayerLimits
 from cardroom.tables.runtime import table_act, table_create
 from tests.e2e.conftest import browser  # noqa: F401  (the browser tests' Chromium fixture)
 from tests.e2e.players import PASSWORD, WAIT_MS, enter_table

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cardroom.models import Seat
+from cardroom.models.responsible import PlayerLimits
 from cardroom.responsible.checks import limits_row
-from cardroom.responsible.models import PlayerLimits
 from cardroom.storage.rows import held_seats, table_row, table_row_locked
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 
@@ -131,8 +131,8 @@ def test_the_last_transfer_and_the_bankrolls_are_the_ledgers(make_player):
 
 @pytest.mark.django_db
 def test_rows_where_reads_the_orms_instances(make_player):
+    from cardroom.models.waitlist import WaitingPlayer
     from cardroom.storage.rows import rows_where
-    from cardroom.waitlist.models import WaitingPlayer
 
     ann, ben = make_player("ann"), make_player("ben")
     table = table_create(

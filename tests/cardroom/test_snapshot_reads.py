@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from asgiref.sync import sync_to_async
 
-import cardroom.tables.snapshots
+import cardroom.realtime.snapshot_reads
 from cardroom.realtime.snapshot_reads import shared_snapshot
 from cardroom.tables.runtime import table_create
 
@@ -26,7 +26,7 @@ async def test_asks_before_the_read_starts_share_it_and_later_asks_do_not(monkey
     loop.set_default_executor(pool)
     reads: list[int] = []
     inside, leave = threading.Event(), threading.Event()
-    real = cardroom.tables.snapshots.snapshot_from_db
+    real = cardroom.realtime.snapshot_reads.snapshot_from_db
 
     def counted(row):
         reads.append(row.pk)
@@ -34,7 +34,7 @@ async def test_asks_before_the_read_starts_share_it_and_later_asks_do_not(monkey
         leave.wait(5)
         return real(row)
 
-    monkeypatch.setattr(cardroom.tables.snapshots, "snapshot_from_db", counted)
+    monkeypatch.setattr(cardroom.realtime.snapshot_reads, "snapshot_from_db", counted)
     held = threading.Event()
     blocker = loop.run_in_executor(None, held.wait, 5)
     first = [asyncio.ensure_future(shared_snapshot(table.pk)) for _ in range(3)]

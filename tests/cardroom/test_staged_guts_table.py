@@ -100,11 +100,12 @@ def test_house_bots_play_a_staged_game(make_player):
 
 def test_house_rules_describe_the_stages_not_a_card_count(three_five_seven):
     from cardroom.presentation.house_rules import house_rules
+    from cardroom.presentation.names import preset_name
 
     rules = house_rules(three_five_seven)
     assert any(rule.startswith("Stages of three, five and seven cards") for rule in rules)
     assert "Three cards each (three-card ranking)." not in rules
-    assert three_five_seven.preset_name == "3-5-7"
+    assert preset_name(three_five_seven.preset) == "3-5-7"
 
 
 @pytest.mark.django_db(transaction=True)

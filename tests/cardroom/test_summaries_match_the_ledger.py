@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 from accounts.models import AccountKind, Transfer
 from cardroom.history.replayer import hand_replay
 from cardroom.models import Hand, Table, TableStatus
-from cardroom.operators.control import table_close
 from cardroom.presentation.pages import page_context
 from cardroom.presentation.payment_words import merged, payment_words
+from cardroom.tables.control import table_close
 from cardroom.tables.engines import engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.snapshots import snapshot_from_db, state_frame

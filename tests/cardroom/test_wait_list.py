@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cardroom.models import Seat, TableStatus
+from cardroom.models.waitlist import WaitingPlayer
 from cardroom.tables.runtime import table_act, table_create
-from cardroom.waitlist.models import WaitingPlayer
 from cardroom.waitlist.services import (
     OFFER_SECONDS,
     WaitListError,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from cardroom.models import Seat
+from cardroom.models.waitlist import WaitingPlayer
 from cardroom.tables.runtime import table_act, table_create
-from cardroom.waitlist.models import WaitingPlayer
 from cardroom.waitlist.services import wait_list_join, waitlist_sweep
 from games.engine import IllegalAction
 from tests.accounts.test_ledger_concurrency import run_in_threads

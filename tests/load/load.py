@@ -321,7 +321,7 @@ async def settle(plan: Plan) -> float:
 def teardown(plan: Plan) -> int:
     """Close the game's tables (cashing their players out), so a run leaves no seated, away
     players behind for the next run's clock to sit out and stand up; how many closed."""
-    from cardroom.operators.control import table_close
+    from cardroom.tables.control import table_close
     from games.engine import IllegalAction
 
     closed = 0

@@ -25,7 +25,7 @@ Decisions where the page is silent (besides those in :mod:`games.guts.classic.de
 - Two Plus One: a lone player In after the first declare takes the pot on two cards; the
   dealer's rules apply to the first declare only; with ``second_declare`` the extra ante is
   posted as the third card is dealt (all the stack, if less).
-- The games with several deals and stages: :mod:`games.guts.fourtwo` and
+- The games with several deals and stages: :mod:`games.guts.classic.fourtwo` and
   :mod:`games.guts.classic.stages`.
 - Leaving during a hand is Out at once (a choice already made stands); the stack goes back
   when the hand ends. Chips may be added between deals only.
@@ -43,11 +43,11 @@ from games.guts import events as ev
 from games.guts.books import Books
 from games.guts.checks import action_amount, action_now, action_seat, check_top_up, sit_request
 from games.guts.classic.deal import deal_cards, eligible, next_deal
+from games.guts.classic.fourtwo import deal_extra, settle_four_two
+from games.guts.classic.pot_return import return_classic_pot
 from games.guts.classic.settle import close_hand, settle, settle_hi_lo
 from games.guts.classic.stages import finish_stage, next_stage, stage_started
 from games.guts.classic.state import ClassicState
-from games.guts.fourtwo import deal_extra, settle_four_two
-from games.guts.pot_return import return_classic_pot
 from games.guts.rounds import put, with_stack
 from games.guts.table import Seat
 from games.words import one_of, words

@@ -9,10 +9,10 @@ its ``second_declare``. Money in cents, rates in basis points.
 The games with several deals or stages (docs/rules/guts-classic.md, "Games with a second deal",
 "Games in stages with legs", "Toh") are presets too; ``flow`` (fixed by the preset) names the
 engine's flow: ``one_deal`` (every game above), ``four_two`` (Four-Two-Two and Four-Two-Three,
-see :mod:`games.guts.fourtwo`), ``legs`` (Three-Five-Seven), ``nuts``, ``napalm`` and ``toh``
-(see :mod:`games.guts.classic.stages`). Their options: ``max_loss`` (the most a loser pays in
-one deal), ``dropped_pay_ante``, ``nobody_plays_penalty``, ``lone_vs_deck`` (4-2-2 and 4-2-3),
-``to_win`` (legs, nuts, tokens or points that take the pot; Toh's 0 means "by the number of
+see :mod:`games.guts.classic.fourtwo`), ``legs`` (Three-Five-Seven), ``nuts``, ``napalm`` and
+``toh`` (see :mod:`games.guts.classic.stages`). Their options: ``max_loss`` (the most a loser
+pays in one deal), ``dropped_pay_ante``, ``nobody_plays_penalty``, ``lone_vs_deck`` (4-2-2 and
+4-2-3), ``to_win`` (legs, nuts, tokens or points that take the pot; Toh's 0 means "by the number of
 players": 5 for up to four, 4 for five to seven, 3 for eight or more) and ``private_compare``
 (showdowns before the last stage are seen only by the players In: 3-5-7 and Napalm).
 

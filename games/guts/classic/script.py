@@ -37,9 +37,8 @@ from typing import Any
 from games.cards import DECK
 from games.guts import events as ev
 from games.guts.classic import apply
-from games.guts.classic.config import ClassicConfig
+from games.guts.classic.config import ClassicConfig, classic_config
 from games.guts.classic.state import ClassicState, new_classic_table
-from games.guts.game import make_config
 from games.guts.script_cards import counted, read_cards, refuse_extras
 from games.guts.table import Seat
 
@@ -319,9 +318,7 @@ def run_classic_script(
     """Play a classic script; stacks, pot, reserve, rake and each hand's result."""
     players = dict(data.get("players") or {})
     if config is None:
-        made = make_config(str(data.get("preset", "two_card")), dict(data.get("options", {})))
-        assert isinstance(made, ClassicConfig)
-        config = made
+        config = classic_config(str(data.get("preset", "two_card")), dict(data.get("options", {})))
     names = [str(name) for name in players]
     if len(names) > config.seats:
         raise ValueError(f"{len(names)} players need seats={len(names)} in the options")

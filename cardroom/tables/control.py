@@ -1,12 +1,16 @@
-"""Operators' control of a table's play: pause, resume, close, and void the hand in play.
+"""What the house changes at a table outside the game's own actions: pause, resume, close,
+void the hand in play, its timers and its bots.
 
-These change a table outside the game's own actions, so they live beside the runtime and use
-its transaction discipline: lock the table row, change, save with a new version, tell the group
-after commit. cardroom.operators wraps each with the operator log.
+They belong to the runtime's package because the runtime is the one writer of a table: each
+locks the table row, changes it, saves it with a new version and a journal entry where the
+state changed, and tells the watchers after commit, as every action does. cardroom/operators/
+decides who may ask and logs each change with its reason; it never writes a table itself.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -16,13 +20,30 @@ from django.utils import timezone
 from accounts.ledger import Posting, ledger_post
 from accounts.models import Transfer, TransferKind
 from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
-from cardroom.realtime.broadcast import broadcast_on_commit
+from cardroom.tables.announce import announce_on_commit
 from cardroom.tables.engines import engine_for
-from cardroom.tables.runtime import Outcome, journal_restore, locked_table, moment_of, settle
-from games.engine import IllegalAction
+from cardroom.tables.runtime import (
+    Context,
+    Outcome,
+    Played,
+    journal_restore,
+    locked_table,
+    moment_of,
+    settle_played,
+    table_apply,
+)
+from games.engine import ConfigError, IllegalAction
 from games.words import Sentence, words
 
-__all__ = ["hand_void", "table_close", "table_pause", "table_resume"]
+__all__ = [
+    "hand_void",
+    "table_bots_set",
+    "table_close",
+    "table_pause",
+    "table_resume",
+    "table_timer_names",
+    "table_timers_set",
+]
 
 
 #: A table's status as the refusals name it (the status codes, said in the reader's language).
@@ -51,7 +72,8 @@ def _resettle(table: Table, now: datetime) -> Outcome:
     engine = engine_for(table.game)
     seats = {s.number: s for s in Seat.objects.filter(table=table, left__isnull=True)}
     users = {number: seat.user for number, seat in seats.items()}
-    return settle(table, engine, engine.game.load(table.state), [], seats, users, now, [])
+    context = Context(table, engine, seats, users, now, None)
+    return settle_played(context, Played(engine.game.load(table.state), (), ()))
 
 
 @transaction.atomic
@@ -153,7 +175,7 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     deadline = moment_of(engine.game.deadline(restored))
     table.deadline = None if deadline is None else max(deadline, now)
     table.save()
-    broadcast_on_commit(table)
+    announce_on_commit(table)
     if table.status == TableStatus.CLOSING:
         _resettle(table, now)  # back between hands: a closing table stops there
     return data
@@ -181,3 +203,116 @@ def _match_seats(table: Table, public: dict[str, Any], now: datetime) -> None:
         if earlier is not None:
             earlier.left = None
             earlier.save(update_fields=["left"])
+
+
+def _config_of(table: Table) -> Any:
+    """The config the table's state embeds (every engine's state has a ``config``)."""
+    game = engine_for(table.game).game
+    return getattr(game.load(table.state), "config", None)
+
+
+def table_timer_names(*, table: Table) -> dict[str, Any]:
+    """The table's timers (its config's ``*_seconds`` options) and their values now."""
+    config = _config_of(table)
+    if config is None or not dataclasses.is_dataclass(config):
+        return {}
+    return {
+        f.name: getattr(config, f.name)
+        for f in dataclasses.fields(config)
+        if f.name.endswith("_seconds")
+    }
+
+
+@transaction.atomic
+def table_timers_set(*, table_id: int, timers: Mapping[str, Any]) -> dict[str, Any]:
+    """Change a table's timers between hands, in ``Table.config`` and in its state's config;
+    returns the values they had.
+
+    Safe for every engine here because a timer only ever sets the next deadline (``now +
+    seconds``): the deadline already running keeps its time and the next one uses the new
+    value. The swap is checked anyway: the new state must dump exactly as the old one, but
+    for its config. Refused while a hand is in play, and for anything but a timer.
+    """
+    table = _locked(table_id)
+    if table.status == TableStatus.CLOSED:
+        raise IllegalAction(words("this table is closed"))
+    current = table_timer_names(table=table)
+    if not current:
+        label = str(table.get_game_display())
+        # Translators: {game} is a game's name, such as "Chinese Poker".
+        raise IllegalAction(words("{game} tables have no timers to change", game=label))
+    for name in timers:
+        if name not in current:
+            raise ConfigError(
+                words(
+                    # Translators: {name} and {timers} are options' names, kept in English.
+                    "{name} is not a timer; timers: {timers}",
+                    name=name,
+                    timers=", ".join(current),
+                )
+            )
+    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    if hand is not None:
+        raise IllegalAction(
+            # Translators: {hand} is the hand's number.
+            words("hand {hand} is in play: change the timers between hands", hand=hand.number)
+        )
+    engine = engine_for(table.game)
+    options = {**table.config, **timers}
+    config = engine.make_config(table.preset, options)
+    game = engine.game
+    old_state = game.load(table.state)
+    # table_timer_names found a config dataclass in it: every engine's state is a dataclass.
+    assert dataclasses.is_dataclass(old_state) and not isinstance(old_state, type)
+    new_state = dataclasses.replace(old_state, config=config)
+    dumped = game.dump(new_state)
+    unchanged = {k: v for k, v in game.dump(old_state).items() if k != "config"}
+    if {k: v for k, v in dumped.items() if k != "config"} != unchanged or (
+        getattr(game.load(dumped), "config", None) != config
+    ):
+        raise IllegalAction(words("this table's state cannot take new timers; nothing changed"))
+    table.config = options
+    table.state = dumped
+    table.version += 1
+    table.save(update_fields=["config", "state", "version", "updated"])
+    journal_restore(table=table, version=table.version, state=dumped)
+    announce_on_commit(table)
+    return {name: current[name] for name in timers}
+
+
+@transaction.atomic
+def table_bots_set(*, table_id: int, bots: int) -> tuple[int, list[str]]:
+    """Keep ``bots`` seats filled by house bots; returns how many it kept before and the bots
+    that leave. Fewer: the last bots to sit down leave (through the game, so one in a hand
+    leaves when it ends). More: the clock seats them (cardroom/clock/bots.py).
+    """
+    table = _locked(table_id)
+    if table.status == TableStatus.CLOSED:
+        raise IllegalAction(words("this table is closed"))
+    seats = len(table.state.get("seats", ()))
+    most = max(seats - 1, 0)  # the bots always leave a seat for a person
+    if isinstance(bots, bool) or not isinstance(bots, int) or not 0 <= bots <= most:
+        raise ConfigError(
+            words(
+                "bots must be a whole number from 0 to {most}, not {bots}",
+                most=most,
+                bots=repr(bots),
+            )
+        )
+    before = table.bots
+    table.bots = bots
+    table.save(update_fields=["bots", "updated"])
+    seated = list(
+        Seat.objects.select_related("user")
+        .filter(table=table, left__isnull=True, user__is_bot=True)
+        .order_by("-joined", "-number")
+    )
+    leaving: list[str] = []
+    for seat in seated[: max(len(seated) - bots, 0)]:
+        # A bot already on its way out is refused a second leave: it goes all the same.
+        try:
+            table_apply(table_id=table.pk, action={"kind": "leave", "seat": seat.number})
+        except IllegalAction:
+            continue
+        leaving.append(seat.user.username)
+    return before, leaving

@@ -82,14 +82,6 @@ class Table(models.Model):
         return f"{self.name} ({self.get_game_display()})"
 
     @property
-    def preset_name(self) -> str:
-        """The preset as people name it: ``three_five_seven`` → "3-5-7"."""
-        # Imported here: the presentation package reads these models at import time.
-        from cardroom.presentation.names import preset_name
-
-        return preset_name(self.preset)
-
-    @property
     def group_name(self) -> str:
         """The Channels group of everyone watching this table."""
         return f"table-{self.pk}"
@@ -359,13 +351,3 @@ class OperatorAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created:%Y-%m-%d %H:%M} {self.actor} {self.kind}"
-
-
-# Responsible gaming's models live in their own package; imported here so Django registers them
-# with this app.
-from cardroom.responsible.models import (  # noqa: E402, F401
-    Exclusion,
-    LimitChange,
-    PlayerLimits,
-)
-from cardroom.waitlist.models import WaitingPlayer  # noqa: E402, F401

@@ -1,0 +1,40 @@
+"""Every table of the cardroom's database, one module a context (Django's app is ``cardroom``).
+
+The tables, seats, hands, events, journal and operator log (``tables``), the players' limits and
+exclusions (``responsible``) and the wait lists (``waitlist``). They sit at the bottom of the
+cardroom's layers (docs/architecture.md): every context reads them; they import none of them.
+"""
+
+from cardroom.models.responsible import Exclusion, LimitChange, PlayerLimits
+from cardroom.models.tables import (
+    ApiToken,
+    Game,
+    Hand,
+    HandEvent,
+    OperatorAction,
+    OperatorActionKind,
+    Round,
+    Seat,
+    Table,
+    TableAction,
+    TableStatus,
+)
+from cardroom.models.waitlist import WaitingPlayer
+
+__all__ = [
+    "ApiToken",
+    "Exclusion",
+    "Game",
+    "Hand",
+    "HandEvent",
+    "LimitChange",
+    "OperatorAction",
+    "OperatorActionKind",
+    "PlayerLimits",
+    "Round",
+    "Seat",
+    "Table",
+    "TableAction",
+    "TableStatus",
+    "WaitingPlayer",
+]

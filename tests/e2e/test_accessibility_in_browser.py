@@ -13,7 +13,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from accounts.services import user_create
 from cardroom.models import Hand
 from cardroom.tables.runtime import table_act, table_create
-from tests.cardroom.test_runtime import advance, play_to_declare
+from tests.cardroom.tables.test_runtime import advance, play_to_declare
 from tests.conftest import totp_code
 from tests.e2e.accessibility import PHONE, overflow, serious_violations
 from tests.e2e.players import PASSWORD, WAIT_MS

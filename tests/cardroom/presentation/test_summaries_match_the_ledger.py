@@ -6,7 +6,7 @@ that stage moved for the viewer, in a pause only what the deal just ended did, e
 
 Tables of every game, and every Classic Guts preset, are played through the runtime by random
 legal actions, seat changes and the clock, each hand from a deck the example draws
-(tests/cardroom/test_history_privacy.py).
+(tests/cardroom/history/test_history_privacy.py).
 """
 
 from __future__ import annotations

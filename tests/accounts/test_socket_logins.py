@@ -25,8 +25,8 @@ from cardroom.models import ApiToken, Seat
 from cardroom.realtime import freshness, logins
 from cardroom.realtime.auth import token_create, token_revoke
 from cardroom.realtime.consumers import _TableConsumer
+from tests.accounts.logins import log_in
 from tests.accounts.sockets import a_table, open_socket, session_cookie
-from tests.accounts.test_sessions_and_tokens import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -28,15 +28,9 @@ from cardroom.history.export import (
 )
 from cardroom.history.history import hand_history
 from cardroom.models import Hand
-from tests.cardroom.history.test_history_privacy import (
-    PROPERTY,
-    TABLES,
-    Play,
-    named_cards,
-    play_and_check,
-)
-from tests.cardroom.history.test_replayer import HANDS, VARIANTS, played, survivor_hand
+from tests.cardroom.history.hands import HANDS, VARIANTS, played, survivor_hand
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
+from tests.cardroom.plays import PROPERTY, TABLES, Play, named_cards, play_and_check
 
 pytestmark = pytest.mark.django_db
 
@@ -158,7 +152,7 @@ def test_every_game_exports_as_json_lines_and_text(monkeypatch, make_player, gam
 
 def test_the_command_exports_the_hands_that_began_in_the_period(hand, make_player):
     from cardroom.tables.runtime import table_act, table_create
-    from tests.cardroom.tables.test_runtime import play_to_declare
+    from tests.cardroom.driving import play_to_declare
 
     Hand.objects.filter(pk=hand.pk).update(started=datetime(2026, 11, 30, 23, 59, tzinfo=UTC))
     out = StringIO()

@@ -13,8 +13,9 @@ from cardroom.models import Hand, HandEvent
 from cardroom.presentation.event_words import cards_words
 from cardroom.tables.runtime import table_act
 from games.deck import Opening, verify_opening
-from games.events import BaseEvent, card_fields, event_cards
-from tests.cardroom.tables.test_runtime import play_to_declare
+from games.events import card_fields, event_cards
+from tests.cardroom.driving import play_to_declare
+from tests.cardroom.history.events import event_classes
 
 pytestmark = pytest.mark.django_db
 
@@ -102,18 +103,6 @@ def test_a_player_named_like_a_card_opens_no_card(survivor_table, seated, make_p
     assert hand.events.filter(type="player_sat", data__player=mucked).exists()
     spectator = hand_history(hand=hand, user_id=None)
     assert mucked not in {o["card"] for o in spectator["openings"]}
-
-
-def event_classes() -> list[type]:
-    """Every event class of every game."""
-    card_fields()  # imports every game's events
-    found, pending = [], [BaseEvent]
-    while pending:
-        for cls in pending.pop().__subclasses__():
-            pending.append(cls)
-            if dataclasses.is_dataclass(cls):
-                found.append(cls)
-    return found
 
 
 def test_a_type_several_games_share_reads_none_of_their_other_fields_as_cards():

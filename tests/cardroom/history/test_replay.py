@@ -12,8 +12,7 @@ from cardroom.history.journal_audit import table_replay
 from cardroom.models import Hand, Table, TableAction
 from cardroom.operators.control import hand_void
 from cardroom.tables.runtime import table_act
-from tests.cardroom.operators.test_control import declare_all
-from tests.cardroom.tables.test_runtime import advance, play_to_declare
+from tests.cardroom.driving import declare_all, play_to_declare, run_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_a_played_hand_replays_to_its_result_and_state(survivor_table, seated):
     play_to_declare(survivor_table, seated)
     declare_all(survivor_table, seated)
-    advance(survivor_table)  # the next hand's antes and matches
+    run_clock(survivor_table)  # the next hand's antes and matches
     survivor_table.refresh_from_db()
     result = table_replay(table=survivor_table)
     assert (result.ok, result.hands, result.problem) == (True, 1, "")
@@ -31,12 +30,12 @@ def test_a_played_hand_replays_to_its_result_and_state(survivor_table, seated):
 
 
 def test_a_void_and_a_timeout_replay_too(survivor_table, seated):
-    advance(survivor_table)
+    run_clock(survivor_table)
     table_act(table_id=survivor_table.pk, user=seated[0], action={"kind": "ante"})
     hand_void(table_id=survivor_table.pk, reason="test")
     play_to_declare(survivor_table, seated)
     survivor_table.refresh_from_db()
-    advance(survivor_table)  # nobody declared: everyone is mucked
+    run_clock(survivor_table)  # nobody declared: everyone is mucked
     survivor_table.refresh_from_db()
     assert table_replay(table=survivor_table).ok
     assert Hand.objects.filter(table=survivor_table).exclude(void_reason="").count() == 1

@@ -20,7 +20,7 @@ from cardroom.models import Hand
 from cardroom.tables.runtime import table_act
 from games.cards import DECK
 from games.deck import DeckCommitment, commit_deck, root_hash
-from tests.cardroom.tables.test_runtime import play_to_declare
+from tests.cardroom.driving import play_to_declare
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from cardroom.models import Hand, Seat, TableStatus
 from cardroom.operators.control import hand_void, table_close, table_pause, table_resume
 from cardroom.tables.runtime import table_act, table_timeout
 from games.engine import IllegalAction
-from tests.cardroom.tables.test_runtime import advance, play_to_declare
+from tests.cardroom.driving import declare_all, play_to_declare, run_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +24,6 @@ def stacks(table) -> dict[str, int]:
         account.user.username: account.balance
         for account in Account.objects.filter(kind=AccountKind.STACK, table_id=table.pk)
     }
-
-
-def declare_all(table, players, choices=("in", "in", "out")) -> None:
-    for player, choice in zip(players, choices, strict=True):
-        table_act(table_id=table.pk, user=player, action={"kind": "declare", "choice": choice})
 
 
 def test_pause_finishes_the_hand_in_play_then_deals_no_more(survivor_table, seated):
@@ -52,7 +47,7 @@ def test_resume_starts_the_held_clock(survivor_table, seated):
     survivor_table.refresh_from_db()
     assert survivor_table.status == TableStatus.OPEN
     assert survivor_table.deadline is not None
-    advance(survivor_table)
+    run_clock(survivor_table)
     survivor_table.refresh_from_db()
     assert survivor_table.state["phase"] == "ante"
 
@@ -92,7 +87,7 @@ def test_close_finishes_the_hand_then_gives_the_match_back_and_cashes_everyone_o
 
 
 def test_void_returns_exactly_what_was_committed_to_the_hand(survivor_table, seated):
-    advance(survivor_table)
+    run_clock(survivor_table)
     before = stacks(survivor_table)
     for player in seated:
         table_act(table_id=survivor_table.pk, user=player, action={"kind": "ante"})
@@ -162,7 +157,7 @@ def test_a_voided_hand_fee_leaves_the_rake_report(make_player):
         table.refresh_from_db()
         if Hand.objects.filter(table=table).exists():
             break
-        advance(table)
+        run_clock(table)
     today = timezone.localdate()
     assert rake_report(start=today, end=today).total == 40  # two fees of a fifth of $1
     hand_void(table_id=table.pk, reason="wrong deck")

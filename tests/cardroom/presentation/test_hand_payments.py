@@ -18,62 +18,25 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.ledger import Posting, account_code, ledger_post
-from accounts.models import AccountKind, Transfer, TransferKind
+from accounts.models import AccountKind, TransferKind
 from cardroom.history.replayer import hand_replay
 from cardroom.models import Hand, Seat
 from cardroom.presentation.pages import table_page_context
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.runtime import table_act, table_create
 from games.deck import shuffled_deck
-from tests.cardroom.driving import to_declare
+from tests.cardroom.presentation.payments import (
+    declare,
+    ledger_payments,
+    payer_and_payee,
+    summary_payments,
+)
 
 pytestmark = pytest.mark.django_db
 
 #: A seeded shuffle in which the two players In of stages 1 and 2 do not tie: each stage moves
 #: money between them (the test checks it, so a change of the deal shows as that, not as a pass).
 SEED = 32
-
-
-def declare(table, choices: dict) -> None:
-    """One stage's declare: each player's choice, at once."""
-    to_declare(table)
-    for player, choice in choices.items():
-        table_act(table_id=table.pk, user=player, action={"kind": "declare", "choice": choice})
-    table.refresh_from_db()
-
-
-def ledger_payments(hand: Hand) -> list[tuple[str, str, int, str]]:
-    """The hand's transfers as (payer, payee, cents, kind): a player by name, a place by its
-    account's kind; a player's own money between their bankroll and their stack left out."""
-    found = []
-    transfers = Transfer.objects.filter(hand_id=hand.pk).select_related(
-        "source__user", "target__user"
-    )
-    for transfer in transfers.order_by("id"):
-        source, target = transfer.source, transfer.target
-        own = {source.kind, target.kind} == {AccountKind.STACK, AccountKind.BANKROLL}
-        if own and source.user_id == target.user_id:
-            continue
-        found.append((_party(source), _party(target), transfer.amount, transfer.kind))
-    return found
-
-
-def _party(account) -> str:
-    return account.user.public_name if account.user_id else account.kind
-
-
-PLACES = {"the pot": "pot", "the reserve": "reserve", "the house (rake)": "rake",
-          "the house": "house", "the cashier": "cashier"}  # fmt: skip
-
-
-def payer_and_payee(pay: dict) -> tuple[str, str]:
-    """Who paid whom in a summary's payment, in the terms of ``ledger_payments``."""
-    return PLACES.get(pay["from"], pay["from"]), PLACES.get(pay["to"], pay["to"])
-
-
-def summary_payments(payments: list[dict]) -> list[tuple[str, str, int, str]]:
-    """A summary's payments in the terms of ``ledger_payments``."""
-    return [(*payer_and_payee(pay), pay["amount"], pay["kind"]) for pay in payments]
 
 
 @pytest.fixture

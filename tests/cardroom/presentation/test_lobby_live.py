@@ -35,7 +35,7 @@ def test_the_lobby_polls_its_rows_and_the_rows_show_who_sat_down(
 def test_a_table_can_be_previewed_before_joining_without_any_card(
     client, survivor_table, make_player
 ):
-    from tests.cardroom.tables.test_runtime import play_to_declare
+    from tests.cardroom.driving import play_to_declare
 
     players = [make_player(name) for name in ("ann", "ben")]
     for player in players:

@@ -18,7 +18,7 @@ from cardroom.models import Hand
 from cardroom.presentation.pages import table_page_context
 from cardroom.tables.runtime import table_act, table_create
 from games.deck import shuffled_deck
-from tests.cardroom.presentation.test_hand_payments import declare
+from tests.cardroom.presentation.payments import declare
 
 pytestmark = pytest.mark.django_db
 

@@ -31,14 +31,8 @@ from cardroom.presentation.payment_words import merged, payment_words
 from cardroom.tables.engines import engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
-from tests.cardroom.history.test_history_privacy import (
-    CLASSIC,
-    PROPERTY,
-    TABLES,
-    Play,
-    play_and_check,
-)
-from tests.cardroom.presentation.test_hand_payments import (
+from tests.cardroom.plays import CLASSIC, PROPERTY, TABLES, Play, play_and_check
+from tests.cardroom.presentation.payments import (
     PLACES,
     ledger_payments,
     payer_and_payee,

@@ -106,7 +106,7 @@ def test_the_table_and_its_history_show_the_display_name(survivor_table, make_pl
     from cardroom.models import Hand
     from cardroom.tables.hand_log import recent_hands
     from cardroom.tables.runtime import table_act
-    from tests.cardroom.tables.test_runtime import advance, play_to_declare
+    from tests.cardroom.driving import play_to_declare, run_clock
 
     ann, ben = make_player("ann"), make_player("ben")
     ann.display_name = "Lucky Ann"
@@ -121,5 +121,5 @@ def test_the_table_and_its_history_show_the_display_name(survivor_table, make_pl
     history = hand_history(hand=Hand.objects.get(table=survivor_table), user_id=ben.pk)
     assert any("Lucky Ann" in event["words"] for event in history["events"])
     assert not any(" ann " in f" {event['words']} " for event in history["events"])
-    advance(survivor_table)
+    run_clock(survivor_table)
     assert recent_hands(table=survivor_table)[0]["winners"][0]["player"] == "Lucky Ann"

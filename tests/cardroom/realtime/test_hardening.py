@@ -16,8 +16,7 @@ from cardroom.realtime.auth import token_create
 from cardroom.realtime.protocol import MessageError, parse_message
 from cardroom.tables.runtime import table_act
 from games.engine import IllegalAction
-from tests.cardroom.realtime.test_api_consumer import Client, make_clients
-from tests.cardroom.realtime.test_page_consumer import Page
+from tests.cardroom.sockets import Client, Page, make_clients
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

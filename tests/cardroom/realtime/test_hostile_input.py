@@ -42,14 +42,13 @@ from cardroom.models import HandEvent, Seat, Table, TableAction
 from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_act, table_create
 from games.cards import DECK, parse_cards
-from tests.cardroom.realtime.test_api_consumer import ORIGIN, Client, advance, make_clients
-from tests.cardroom.realtime.test_page_consumer import Page
-from tests.cardroom.tables.test_chinese_poker_table import ANN as CP_ANN
-from tests.cardroom.tables.test_chinese_poker_table import BEN as CP_BEN
-from tests.cardroom.tables.test_chinese_poker_table import cp_deck, hand_of
-from tests.cardroom.tables.test_three_card_poker_table import ANN as TCP_ANN
-from tests.cardroom.tables.test_three_card_poker_table import BEN as TCP_BEN
-from tests.cardroom.tables.test_three_card_poker_table import DEALER as TCP_DEALER
+from tests.cardroom.chinese_poker_deals import ANN as CP_ANN
+from tests.cardroom.chinese_poker_deals import BEN as CP_BEN
+from tests.cardroom.chinese_poker_deals import cp_deck, hand_of
+from tests.cardroom.sockets import ORIGIN, Client, Page, advance, make_clients
+from tests.cardroom.three_card_poker_deals import ANN as TCP_ANN
+from tests.cardroom.three_card_poker_deals import BEN as TCP_BEN
+from tests.cardroom.three_card_poker_deals import DEALER as TCP_DEALER
 from tests.games.three_card_poker.helpers import deck_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

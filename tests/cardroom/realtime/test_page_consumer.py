@@ -2,62 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from accounts.services import user_create
-from cardroom.asgi import application
 from cardroom.models import HandEvent, Seat, Table
 from cardroom.realtime.auth import token_create
-from tests.cardroom.realtime.test_api_consumer import ORIGIN, advance
+from tests.cardroom.sockets import Page, advance
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-
-CARD = re.compile(r'data-card="([2-9TJQKA][cdhs])"')
-
-
-class Page:
-    """One browser page's socket: sends forms as htmx does, keeps every fragment."""
-
-    def __init__(self, table_id: int, token: str) -> None:
-        self.communicator = WebsocketCommunicator(
-            application,
-            f"/ws/tables/{table_id}/",
-            headers=[ORIGIN, (b"authorization", f"Bearer {token}".encode())],
-        )
-        self.frames: list[str] = []
-
-    async def open(self) -> None:
-        connected, _ = await self.communicator.connect()
-        assert connected
-        await self.settle()
-
-    async def settle(self, table: Table | None = None) -> None:
-        """Receive until quiet, and (given the table) until its latest version has arrived:
-        under load a push may lag behind a moment's silence."""
-        if table is not None:
-            await table.arefresh_from_db()
-            while self.version() < table.version:
-                self.frames.append(await self.communicator.receive_from(timeout=10))
-        while not await self.communicator.receive_nothing(timeout=0.2):
-            self.frames.append(await self.communicator.receive_from())
-
-    def version(self) -> int:
-        found = re.findall(r'data-version="(\d+)"', "".join(self.frames))
-        return max(map(int, found), default=-1)
-
-    async def submit(self, **fields) -> None:
-        form = {key: str(value) for key, value in fields.items()}
-        form["HEADERS"] = {"HX-Request": "true"}
-        await self.communicator.send_to(text_data=json.dumps(form))
-        await self.settle()
-
-    def cards_seen(self) -> set[str]:
-        return {card for frame in self.frames for card in CARD.findall(frame)}
 
 
 @pytest.fixture

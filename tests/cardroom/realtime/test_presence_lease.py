@@ -60,7 +60,7 @@ async def test_a_socket_that_missed_a_push_is_repaired_and_its_lease_renewed(mon
     from accounts.services import user_create
     from cardroom.realtime.auth import token_create
     from cardroom.tables.runtime import table_create
-    from tests.cardroom.realtime.test_api_consumer import Client
+    from tests.cardroom.sockets import Client
 
     table = await sync_to_async(table_create)(
         game="guts", preset="survivor", options={"ante": 100, "seats": 4}, name="Fresh"

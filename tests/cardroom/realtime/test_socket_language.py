@@ -22,7 +22,7 @@ from accounts.services import user_create
 from cardroom.asgi import application
 from cardroom.models import Table
 from cardroom.realtime.auth import token_create
-from tests.cardroom.realtime.test_api_consumer import ORIGIN
+from tests.cardroom.sockets import ORIGIN
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ from accounts.services import user_create
 from cardroom.models import ApiToken
 from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
-from tests.cardroom.realtime.test_api_consumer import Client
+from tests.cardroom.sockets import Client
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

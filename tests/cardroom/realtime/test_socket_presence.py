@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from accounts.services import user_create
 from cardroom.models import Seat, Table, TableAction
 from cardroom.realtime.auth import token_create
-from tests.cardroom.realtime.test_api_consumer import Client
+from tests.cardroom.sockets import Client
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,6 @@ Collected only when ``REDIS_URL`` is set (CI's second pass), see tests/conftest.
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
 from django.core.management import call_command
@@ -18,39 +17,9 @@ from cardroom.models import Hand
 from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
 from tests.live import live_server
+from tests.remote_players import Player, legal
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
-
-
-class Player:
-    def __init__(self, socket, name: str) -> None:
-        self.socket = socket
-        self.name = name
-        self.frames: list[dict] = []
-        self.next_id = 0
-
-    async def until(self, test, timeout: float = 15.0) -> dict:
-        async def wait() -> dict:
-            while True:
-                frame = json.loads(await self.socket.recv())
-                self.frames.append(frame)
-                if test(frame):
-                    return frame
-
-        return await asyncio.wait_for(wait(), timeout)
-
-    async def act(self, **action) -> dict:
-        self.next_id += 1
-        ident = f"{self.name}-{self.next_id}"
-        await self.socket.send(json.dumps({"type": "action", "id": ident, "action": action}))
-        return await self.until(lambda f: f.get("id") == ident)
-
-
-def legal(frame: dict, kind: str) -> bool:
-    you = frame.get("you") or {}
-    return frame.get("type") == "state" and any(
-        a["kind"] == kind for a in you.get("legal_actions", [])
-    )
 
 
 def test_two_server_processes_share_one_table():

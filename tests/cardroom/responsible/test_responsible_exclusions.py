@@ -25,14 +25,7 @@ from cardroom.responsible.sweep import responsible_sweep
 from cardroom.responsible.terms import date_words, moment_words
 from games.engine import IllegalAction
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
-from tests.cardroom.responsible.test_responsible_limits import (
-    act,
-    declare_all,
-    sit,
-    survivor,
-    three_card,
-    to_declare,
-)
+from tests.cardroom.responsible.play import act, declare_all, sit, survivor, three_card, to_declare
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 from datetime import timedelta
-from unittest import mock
 
 import pytest
 from django.db import transaction
@@ -15,102 +14,27 @@ from django.utils import timezone
 from accounts.ledger import account_for, ledger_transfer
 from accounts.models import AccountKind, Transfer, TransferKind
 from accounts.selectors import bankroll_balance
-from accounts.services import seat_buy_in
-from cardroom.models import Seat, Table, TableAction
-from cardroom.responsible.limits import apply_due_changes, limit_request, limits_locked
+from cardroom.models import Seat, TableAction
+from cardroom.responsible.limits import apply_due_changes, limits_locked
 from cardroom.responsible.models import LimitChange, PlayerLimits
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.responsible.terms import WINDOWS, moment_words
-from cardroom.tables.runtime import table_act, table_create, table_timeout
-from games.cards import parse_cards
+from cardroom.tables.runtime import table_act
 from games.engine import IllegalAction
-from tests.cardroom.tables.test_query_budget import ORDINARY, queries
-from tests.games.three_card_poker.helpers import deck_for
+from tests.cardroom.queries import ORDINARY, queries
+from tests.cardroom.responsible.play import (
+    act,
+    advance,
+    fix_deck,
+    limit,
+    past_buy_in,
+    past_loss,
+    sit,
+    survivor,
+    three_card,
+)
 
 pytestmark = pytest.mark.django_db
-
-_keys = itertools.count()
-
-
-def survivor(name: str = "Survivor") -> Table:
-    return table_create(
-        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name=name
-    )
-
-
-def three_card(name: str = "TCP") -> Table:
-    return table_create(game="three_card_poker", preset="standard", options={}, name=name)
-
-
-def sit(user, table: Table, buy_in: int, **kwargs):
-    return table_act(
-        table_id=table.pk, user=user, action={"kind": "sit", "buy_in": buy_in}, **kwargs
-    )
-
-
-def act(user, table: Table, **action):
-    return table_act(table_id=table.pk, user=user, action=action)
-
-
-def advance(table: Table) -> None:
-    table.refresh_from_db()
-    assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(seconds=0.01))
-
-
-def to_declare(table: Table, players) -> None:
-    advance(table)
-    for player in players:
-        act(player, table, kind="ante")
-    table.refresh_from_db()
-    assert table.state["phase"] == "declare"
-
-
-def declare_all(table: Table, players) -> None:
-    for player, choice in zip(players, ("in", "in", "out"), strict=False):
-        act(player, table, kind="declare", choice=choice)
-    table.refresh_from_db()
-    assert table.state["phase"] in ("pause", "waiting")
-
-
-def limit(user, name: str, value: int | None, now=None) -> LimitChange | None:
-    return limit_request(user=user, limit=name, value=value, now=now or timezone.now())
-
-
-def _past(ago: timedelta):
-    return mock.patch("django.utils.timezone.now", return_value=timezone.now() - ago)
-
-
-def past_buy_in(user, cents: int, *, ago: timedelta) -> Transfer:
-    """A buy-in ``ago`` before now at a table of long ago."""
-    table = survivor(f"Long ago {next(_keys)}")
-    with _past(ago):
-        return seat_buy_in(
-            user=user, table_id=table.pk, amount=cents, min_buy_in=1, max_buy_in=None,
-            idempotency_key=f"past-buy-in-{next(_keys)}",
-        )  # fmt: skip
-
-
-def past_loss(user, cents: int, *, ago: timedelta) -> Transfer:
-    """``cents`` lost in play ``ago`` before now (bought in, then an ante into a pot)."""
-    table = survivor(f"Long ago {next(_keys)}")
-    with _past(ago):
-        seat_buy_in(
-            user=user, table_id=table.pk, amount=cents, min_buy_in=1, max_buy_in=None,
-            idempotency_key=f"past-loss-in-{next(_keys)}",
-        )  # fmt: skip
-        return ledger_transfer(
-            source=account_for(kind=AccountKind.STACK, user=user, table_id=table.pk),
-            target=account_for(kind=AccountKind.POT, table_id=table.pk),
-            amount=cents,
-            kind=TransferKind.ANTE,
-            idempotency_key=f"past-loss-{next(_keys)}",
-            table_id=table.pk,
-        )
-
-
-def fix_deck(monkeypatch, hands: list[str], dealer: str) -> None:
-    deck = parse_cards(deck_for(hands, dealer))
-    monkeypatch.setattr("cardroom.tables.runtime.shuffled_deck", lambda: deck)
 
 
 def test_a_decrease_applies_at_once_an_increase_or_a_removal_24_hours_later(make_player):

@@ -16,14 +16,7 @@ from cardroom.realtime.auth import token_create
 from cardroom.responsible.models import Exclusion, LimitChange, PlayerLimits
 from cardroom.responsible.services import exclusion_record
 from cardroom.responsible.terms import moment_words
-from tests.cardroom.responsible.test_responsible_limits import (
-    limit,
-    past_loss,
-    sit,
-    survivor,
-    three_card,
-    to_declare,
-)
+from tests.cardroom.responsible.play import limit, past_loss, sit, survivor, three_card, to_declare
 
 LIMITS = reverse("limits")
 EMPTY = {
@@ -167,8 +160,7 @@ def test_a_limit_lowered_to_what_is_already_lost_stands_the_player_up(make_playe
 
 @pytest.mark.django_db(transaction=True)
 async def test_refusals_say_which_limit_over_both_sockets():
-    from tests.cardroom.realtime.test_api_consumer import Client
-    from tests.cardroom.realtime.test_page_consumer import Page
+    from tests.cardroom.sockets import Client, Page
 
     table = await sync_to_async(three_card)()
     ann = await sync_to_async(user_create)(username="ann")

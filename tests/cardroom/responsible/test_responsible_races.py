@@ -9,8 +9,8 @@ import pytest
 from accounts.models import Transfer, TransferKind
 from cardroom.models import Seat
 from games.engine import IllegalAction
-from tests.accounts.test_ledger_concurrency import run_in_threads
-from tests.cardroom.responsible.test_responsible_limits import act, advance, limit, sit, survivor
+from tests.cardroom.responsible.play import act, advance, limit, sit, survivor
+from tests.threads import run_in_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -34,11 +34,11 @@ from games.cards import DECK, parse_cards
 from games.engine import seat_order
 from games.three_card_poker.hands import hand_category, hand_key
 from games.three_card_poker.odds import exact_odds
+from tests.cardroom.chinese_poker_deals import ANN as CP_ANN
+from tests.cardroom.chinese_poker_deals import BEN as CP_BEN
+from tests.cardroom.chinese_poker_deals import CAT as CP_CAT
+from tests.cardroom.chinese_poker_deals import cp_deck, hand_of
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
-from tests.cardroom.tables.test_chinese_poker_table import ANN as CP_ANN
-from tests.cardroom.tables.test_chinese_poker_table import BEN as CP_BEN
-from tests.cardroom.tables.test_chinese_poker_table import CAT as CP_CAT
-from tests.cardroom.tables.test_chinese_poker_table import cp_deck, hand_of
 from tests.games.three_card_poker.helpers import deck_for
 
 pytestmark = pytest.mark.django_db

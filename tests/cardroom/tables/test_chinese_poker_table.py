@@ -9,44 +9,24 @@ unsubmitted rows before the reveal, and a surrendered hand is never shown.
 from __future__ import annotations
 
 import json
-import re
 from datetime import timedelta
 from io import StringIO
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.core.management import call_command
 
 from accounts.models import Transfer
-from cardroom.asgi import application
 from cardroom.models import Hand, Seat, Table
 from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
-from games.cards import DECK, Card, parse_cards
+from games.cards import DECK, parse_cards
 from games.chinese_poker import best_arrangement
-from tests.cardroom.realtime.test_api_consumer import ORIGIN, Client, make_clients
+from tests.cardroom.chinese_poker_deals import ANN, BEN, CAT, ROWS, cp_deck, hand_of
+from tests.cardroom.sockets import Client, advance, make_clients
+from tests.cardroom.tables.pages import Page, caught_up, shown_cards
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-
-ROWS = ("front", "middle", "back")
-# Ann fouls (a pair of aces in front of a nine-high middle); Ben holds four kings in the back
-# and wins every row against Cat, whose hand the solver sets when her time runs out.
-ANN = {"front": "As Ah 2h", "middle": "3d 4d 5c 7d 9s", "back": "Tc Ts Td 4h 6h"}
-BEN = {"front": "Qd Qh 5d", "middle": "Ac Qc 9c 7c 3c", "back": "Kc Kd Kh Ks 2c"}
-CAT = "2d 3h 4s 5h 6d 7h 8s 9d Th Js 6s 8d Jd"
-
-
-def hand_of(rows: dict[str, str]) -> str:
-    return " ".join(rows[name] for name in ROWS)
-
-
-def cp_deck(order: list[int], hands: dict[int, str]) -> tuple[Card, ...]:
-    """A deck dealing ``hands`` to the seats in ``order`` (from the button's left, one card at
-    a time round the table), the unused cards after them."""
-    parsed = {seat: parse_cards(text) for seat, text in hands.items()}
-    dealt = [parsed[order[p % len(order)]][p // len(order)] for p in range(13 * len(order))]
-    return tuple(dealt) + tuple(card for card in DECK if card not in dealt)
 
 
 @pytest.fixture
@@ -65,34 +45,6 @@ def table(db):
     return table_create(
         game="chinese_poker", preset="unit-1", options={"pause_seconds": 1}, name="CP $1"
     )
-
-
-async def advance(table: Table) -> None:
-    """Let the clock pass the table's deadline once."""
-    from cardroom.clock.clock import clock_sweep
-
-    await table.arefresh_from_db()
-    assert table.deadline is not None
-    applied = await sync_to_async(clock_sweep)(now=table.deadline + timedelta(milliseconds=10))
-    assert applied == 1
-
-
-async def caught_up(table: Table, *connections: Client | Page) -> None:
-    """Receive until every connection has the table's latest version: pushes after another
-    player's action or the clock's may lag (through Redis they do)."""
-    await table.arefresh_from_db()
-    for connection in connections:
-        while seen_version(connection) < table.version:
-            await connection.receive(timeout=5)
-        await connection.drain()
-
-
-def seen_version(connection: Client | Page) -> int:
-    if isinstance(connection, Page):
-        found = re.findall(r'data-version="(\d+)"', "".join(connection.frames))
-        return max(map(int, found), default=-1)
-    states = [frame["version"] for frame in connection.frames if frame["type"] == "state"]
-    return max(states, default=-1)
 
 
 def cards_in(frame: object) -> set[str]:
@@ -246,40 +198,6 @@ async def test_bad_frames_are_refused_and_change_nothing(table, fixed_deck):
     for client in (ann, ben, dan):
         await client.close()
     await sync_to_async(call_command)("audit_ledger", stdout=StringIO())
-
-
-class Page:
-    """One player's table page socket: HTML fragments in, htmx form posts out."""
-
-    def __init__(self, table_id: int, token: str) -> None:
-        self.communicator = WebsocketCommunicator(
-            application,
-            f"/ws/tables/{table_id}/",
-            headers=[ORIGIN, (b"authorization", f"Bearer {token}".encode())],
-        )
-        self.frames: list[str] = []
-
-    async def connect(self) -> None:
-        connected, _ = await self.communicator.connect()
-        assert connected
-        await self.receive()
-
-    async def receive(self, timeout: float = 3) -> str:
-        self.frames.append(await self.communicator.receive_from(timeout=timeout))
-        return self.frames[-1]
-
-    async def post(self, **form: str) -> None:
-        """A form as htmx's ws-send posts it: its fields as text, and the request headers."""
-        await self.communicator.send_to(text_data=json.dumps({**form, "HEADERS": {}}))
-        await self.drain()
-
-    async def drain(self) -> None:
-        while not await self.communicator.receive_nothing(timeout=0.1):
-            await self.receive()
-
-
-def shown_cards(html: str) -> set[str]:
-    return {str(card) for card in DECK if f'data-card="{card}"' in html}
 
 
 async def test_the_page_board_sets_rows_asks_the_solver_and_shows_no_hidden_card(table, fixed_deck):

@@ -14,8 +14,7 @@ from cardroom.operators.control import hand_void, table_close, table_pause
 from cardroom.responsible.usage import usage_of
 from cardroom.tables.pot_payers import pot_payers, shares_of
 from cardroom.tables.runtime import table_act, table_create
-from tests.cardroom.driving import run_clock, to_declare
-from tests.cardroom.tables.test_runtime import advance, play_to_declare
+from tests.cardroom.driving import play_to_declare, run_clock, to_declare
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +83,7 @@ def test_the_shares_follow_what_each_paid(survivor_table, seated):
     ann, ben, _ = seated
     play_to_declare(survivor_table, seated)
     everyone_out(survivor_table, seated)
-    advance(survivor_table)  # the next ante call: all three were Out, all are asked
+    run_clock(survivor_table)  # the next ante call: all three were Out, all are asked
     survivor_table.refresh_from_db()
     assert survivor_table.state["phase"] == "ante"
     act(survivor_table, ann, "ante")
@@ -138,7 +137,7 @@ def test_the_last_player_to_leave_takes_the_carried_pot_back_with_the_others(
 def test_a_void_on_a_closing_table_gives_back_the_pot_it_returns_to(survivor_table, seated):
     play_to_declare(survivor_table, seated)
     everyone_out(survivor_table, seated)  # $3.00 carries
-    advance(survivor_table)
+    run_clock(survivor_table)
     for player in seated:
         act(survivor_table, player, "ante")  # $6.00, and a second hand is dealt
     survivor_table.refresh_from_db()
@@ -151,7 +150,7 @@ def test_a_void_on_a_closing_table_gives_back_the_pot_it_returns_to(survivor_tab
 
 
 def test_a_paused_table_closed_before_its_deal_deals_nothing(survivor_table, seated):
-    advance(survivor_table)
+    run_clock(survivor_table)
     table_pause(table_id=survivor_table.pk)
     for player in seated:
         act(survivor_table, player, "ante")  # the call closes; the deal waits for the resume
@@ -211,10 +210,10 @@ def test_a_three_five_seven_deal_closed_mid_stage_plays_out_and_gives_back_the_a
 
 
 def test_payers_start_afresh_once_the_pot_is_empty(survivor_table, seated):
-    advance(survivor_table)
+    run_clock(survivor_table)
     for player in seated[:1]:
         act(survivor_table, player, "ante")
-    advance(survivor_table)  # only ann anted: her ante goes back, the round does not start
+    run_clock(survivor_table)  # only ann anted: her ante goes back, the round does not start
     assert pot_payers(survivor_table.pk) == {}
     assert pot_balance(survivor_table) == 0
 

@@ -150,8 +150,7 @@ async def test_pushes_after_an_action_read_nothing(monkeypatch):
     import cardroom.tables.snapshots
     from accounts.services import user_create
     from cardroom.realtime.auth import token_create
-    from tests.cardroom.realtime.test_api_consumer import Client
-    from tests.cardroom.realtime.test_page_consumer import Page
+    from tests.cardroom.sockets import Client, Page
 
     table = await sync_to_async(table_create)(
         game="guts", preset="survivor", options={"ante": 100, "seats": 4}, name="Push"

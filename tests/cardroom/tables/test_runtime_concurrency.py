@@ -10,7 +10,7 @@ import pytest
 
 from cardroom.models import Hand, Table
 from cardroom.tables.runtime import table_act, table_create, table_timeout
-from tests.accounts.test_ledger_concurrency import run_in_threads
+from tests.threads import run_in_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

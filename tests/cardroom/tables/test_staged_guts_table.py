@@ -114,7 +114,7 @@ async def test_three_five_seven_over_the_api_shows_the_private_comparison_to_no_
 
     from asgiref.sync import sync_to_async
 
-    from tests.cardroom.realtime.test_api_consumer import advance, make_clients
+    from tests.cardroom.sockets import advance, make_clients
 
     table = await sync_to_async(table_create)(
         game="classic_guts", preset="three_five_seven", options={"ante": 100, "seats": 4},

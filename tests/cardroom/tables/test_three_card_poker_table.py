@@ -26,15 +26,12 @@ from cardroom.models import Seat, Table
 from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
 from games.cards import DECK, parse_cards
-from tests.cardroom.realtime.test_api_consumer import make_clients
-from tests.cardroom.tables.test_chinese_poker_table import Page, advance, caught_up, shown_cards
+from tests.cardroom.sockets import advance, make_clients
+from tests.cardroom.tables.pages import Page, caught_up, shown_cards
+from tests.cardroom.three_card_poker_deals import ANN, BEN, DEALER
 from tests.games.three_card_poker.helpers import deck_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-
-ANN = "4c 4d 9s"  # a pair: plays, beats the dealer, wins Pair Plus 1 to 1
-BEN = "Ac Kh 2d"  # ace-high: times out, so folds
-DEALER = "Kd 9h 3s"  # king-high: qualifies
 
 
 @pytest.fixture

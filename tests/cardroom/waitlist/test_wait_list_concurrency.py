@@ -11,7 +11,7 @@ from cardroom.tables.runtime import table_act, table_create
 from cardroom.waitlist.models import WaitingPlayer
 from cardroom.waitlist.services import wait_list_join, waitlist_sweep
 from games.engine import IllegalAction
-from tests.accounts.test_ledger_concurrency import run_in_threads
+from tests.threads import run_in_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

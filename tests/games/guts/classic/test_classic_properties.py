@@ -7,20 +7,13 @@ private comparison (3-5-7, Napalm) only the players In see the In hands.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.cards import DECK
-from games.guts import GUTS, make_config, new_table
 from games.guts.classic.config import CLASSIC_PRESETS
-from games.guts.classic.state import ClassicState
-
-_DECK = [str(card) for card in DECK]
-_WEIGHTS = {"declare": 12, "pass": 12, "sit": 6, "sit_in": 3, "top_up": 1, "sit_out": 1, "leave": 1}
-
+from tests.games.guts.classic.classic_helpers import play_randomly
 
 #: Options no preset sets, played too.
 _VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -35,83 +28,6 @@ _VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("four_two_two", {"lone_vs_deck": True, "nobody_plays_penalty": True, "max_loss": 500}),
     ("four_two_three", {"dropped_pay_ante": True, "all_out": "chicken_fee"}),
 ]
-
-
-class Audit:
-    """Plays actions on a classic table and checks every property after each one."""
-
-    def __init__(self, state: ClassicState, *, automatic_in: bool | None = None) -> None:
-        self.state = state
-        # whether the dealer may be In automatically (None: as the table's config says)
-        self.automatic_in = state.config.dealer_auto_in if automatic_in is None else automatic_in
-        self.now = 0.0
-        self.ledger: dict[str, int] = {}
-        self.dealt: set[int] = set()
-        self.started = 0
-        self.ended = 0
-        self.games_ended = 0
-
-    def act(self, action: dict[str, Any]) -> None:
-        action["now"] = self.now
-        new, events = GUTS.apply(self.state, action)
-        assert isinstance(new, ClassicState)
-        self.state = new
-        for event in events:
-            for move in event.moves():
-                self.ledger[move.source] = self.ledger.get(move.source, 0) - move.amount
-                self.ledger[move.target] = self.ledger.get(move.target, 0) + move.amount
-            if event.type == "hand_started":
-                self.started += 1
-                self.dealt = set()
-            elif event.type == "hand_ended":
-                self.ended += 1
-            elif event.type == "round_ended":
-                self.games_ended += 1
-            elif event.type in (
-                "cards_dealt",
-                "blind_cards_dealt",
-                "community_card",
-                "deck_hand_shown",
-                "face_up_card",
-            ):
-                cards = (event.card,) if event.type == "face_up_card" else event.cards
-                assert self.dealt.isdisjoint(cards), "a card was dealt twice"
-                self.dealt.update(cards)
-            elif event.type == "card_received":
-                assert not event.visible_to(None)
-            elif event.type == "declared" and event.choice != "out" and not event.timed_out:
-                # in turn, each In is its player's own choice, or the dealer's automatic In
-                if new.config.declare != "sequential":
-                    continue  # a simultaneous declare shows every choice at its end
-                chosen = action.get("kind") == "declare" and action.get("seat") == event.seat
-                automatic = self.automatic_in and event.seat == new.dealt[-1]
-                assert chosen or automatic, "an In nobody chose"
-            elif event.type == "hand_shown_privately":
-                ins = {seat for seat in new.dealt if new.choices[seat] not in ("", "out")}
-                assert set(event.seats) == ins and event.seat in ins
-                assert not event.visible_to(None) and event.private_to == -1
-                assert all(event.visible_to(seat) == (seat in ins) for seat in range(10))
-        self.check()
-
-    def check(self) -> None:
-        state = self.state
-        assert sum(self.ledger.values()) == 0
-        assert self.ledger.get("pot", 0) == state.pot
-        assert self.ledger.get("reserve", 0) == state.reserve
-        if state.config.pot_limit is not None:
-            assert state.pot <= state.config.pot_limit
-        for index, seat in enumerate(state.seats):
-            if seat is not None:
-                assert self.ledger.get(f"stack:{index}", 0) == seat.stack >= 0
-        public = {str(DECK[card]) for card in state.face_up}
-        for viewer in [None, *range(len(state.seats))]:
-            for entry in GUTS.view(state, viewer)["seats"]:
-                index = entry["seat"]
-                if index != viewer and "cards" in entry:
-                    assert index in state.revealed, "a hidden hand leaked"
-                    if state.private_show:
-                        assert viewer in state.revealed, "a private comparison leaked"
-                assert set(entry.get("face_up", [])) <= public
 
 
 @settings(
@@ -148,68 +64,3 @@ def test_where_a_rule_governs_a_lone_hand_every_in_is_chosen(
     table: tuple[str, dict[str, Any]], seats: int, data: st.DataObject
 ) -> None:
     play_randomly(table, seats, data, most_steps=120, automatic_in=False)
-
-
-def play_randomly(
-    table: tuple[str, dict[str, Any]],
-    seats: int,
-    data: st.DataObject,
-    *,
-    most_steps: int,
-    automatic_in: bool | None = None,
-) -> Audit:
-    """Random legal actions and clock ticks on a new table, checking after each; then the hand
-    under way is played out (everything times out). ``automatic_in``: see :class:`Audit`."""
-    preset, extra = table
-    options = {"ante": 100, "seats": seats, "min_buy_in": 100, **extra}
-    if CLASSIC_PRESETS[preset].get("flow") in (None, "four_two"):
-        options.setdefault("pot_limit", 1_000)  # the games in stages have no limit
-    state = new_table(make_config(preset, options))
-    assert isinstance(state, ClassicState)
-    audit = Audit(state, automatic_in=automatic_in)
-    shuffle = random.Random(data.draw(st.integers(0, 2**32), label="shuffle seed"))
-    for seat in range(seats):
-        stack = data.draw(st.sampled_from([100, 350, 10_000]), label="stack")
-        audit.act({"kind": "sit", "seat": seat, "stack": stack})
-    for _ in range(data.draw(st.integers(10, most_steps), label="steps")):
-        state = audit.state
-        if GUTS.wants_deck(state):
-            deck = _DECK[:]
-            shuffle.shuffle(deck)
-            audit.act({"kind": "deal", "deck": deck})
-            continue
-        deadline = GUTS.deadline(state)
-        odds = 2 if state.phase == "pause" else 10
-        if deadline is not None and data.draw(st.integers(1, odds), label="clock") == 1:
-            audit.now = max(audit.now, deadline)
-            audit.act({"kind": "timeout"})
-            continue
-        weighted = [
-            (seat, entry)
-            for seat in range(seats)
-            for entry in GUTS.legal_actions(state, seat)
-            for _ in range(_WEIGHTS[entry["kind"]])
-        ]
-        if not weighted:
-            continue
-        seat, chosen = data.draw(st.sampled_from(weighted), label="action")
-        action: dict[str, Any] = {"kind": chosen["kind"], "seat": seat}
-        if chosen["kind"] == "sit":
-            action["stack"] = data.draw(st.sampled_from([100, 10_000]), label="stack")
-        elif chosen["kind"] == "top_up":
-            action["amount"] = data.draw(st.integers(1, 5_000), label="amount")
-        elif chosen["kind"] == "declare":
-            action["choice"] = data.draw(st.sampled_from(chosen["choices"]), label="choice")
-        elif chosen["kind"] == "pass":
-            action["card"] = data.draw(st.sampled_from(chosen["cards"]), label="card")
-        audit.act(action)
-    for _ in range(400):  # Toh's hand is a whole deck of deals
-        if audit.state.phase in ("deal", "pass", "declare", "stage_over"):
-            if GUTS.wants_deck(audit.state):
-                audit.act({"kind": "deal", "deck": _DECK})
-            else:
-                audit.now = max(audit.now, GUTS.deadline(audit.state) or audit.now)
-                audit.act({"kind": "timeout"})
-    assert audit.state.phase not in ("deal", "pass", "declare", "stage_over")
-    assert audit.started == audit.ended
-    return audit

@@ -16,8 +16,7 @@ from games.engine import split_amount
 from games.guts.classic.config import CLASSIC_PRESETS
 from games.guts.commands import simulate
 
-from .classic_helpers import Classic
-from .test_classic_properties import play_randomly
+from .classic_helpers import Classic, play_randomly
 
 _NEW = [preset for preset, values in CLASSIC_PRESETS.items() if "flow" in values]
 _TABLES: list[tuple[str, dict[str, Any]]] = [(preset, {}) for preset in _NEW] + [

@@ -13,27 +13,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 from django.template.loader import render_to_string
-from django.test.utils import CaptureQueriesContext
 
 from cardroom.models import Table
 from cardroom.presentation.pages import page_context
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 from cardroom.tables.selectors import table_state
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
-
-ORDINARY = 8
-SHOWDOWN = 20
-
-
-def queries(run) -> int:
-    """Queries ``run`` sends, not counting the savepoints of the test's own transaction."""
-    with CaptureQueriesContext(connection) as captured:
-        run()
-    return sum(
-        1
-        for query in captured.captured_queries
-        if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))
-    )
+from tests.cardroom.queries import ORDINARY, SHOWDOWN, queries
 
 
 def clock(table: Table) -> None:

@@ -16,6 +16,7 @@ from cardroom.tables.runtime import table_act, table_timeout
 from cardroom.tables.selectors import table_state
 from games.deck import verify_opening  # noqa: F401  (the commitment is checked below)
 from games.engine import IllegalAction
+from tests.cardroom.driving import play_to_declare
 
 pytestmark = pytest.mark.django_db
 
@@ -88,13 +89,6 @@ def test_a_decision_after_its_deadline_is_refused(survivor_table, seated):
 def test_a_stranger_cannot_act_at_the_table(survivor_table, seated, make_player):
     with pytest.raises(IllegalAction, match="not seated"):
         table_act(table_id=survivor_table.pk, user=make_player("zed"), action={"kind": "leave"})
-
-
-def play_to_declare(table, players):
-    advance(table)
-    for player in players:
-        table_act(table_id=table.pk, user=player, action={"kind": "ante"})
-    assert phase(table) == "declare"
 
 
 def test_a_hand_is_dealt_from_a_committed_deck_and_settled(survivor_table, seated):

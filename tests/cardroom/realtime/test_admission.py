@@ -63,31 +63,33 @@ class Inner:
         self.reached.append(scope["type"])
 
 
-async def test_nothing_in_hand_lets_a_socket_in_at_once():
+async def test_nothing_in_hand_lets_a_socket_in_at_once(monkeypatch):
+    # A bound far off, so only "nothing in hand" can let the socket in within the wait below.
+    monkeypatch.setattr(cardroom.realtime.admission, "HANDSHAKE_WAIT_SECONDS", 60.0)
     inner = Inner()
     assert await actions_quiet(5.0) is True
-    await asyncio.wait_for(handshake(inner), 1.0)
+    await asyncio.wait_for(handshake(inner), 10.0)
     assert inner.reached == ["websocket"]
 
 
 async def test_a_handshake_waits_until_the_action_in_hand_is_answered(held, monkeypatch):
     # A bound far off, so only the action's answer can let the socket in.
-    sitting = await in_hand(monkeypatch, 5.0)
+    sitting = await in_hand(monkeypatch, 60.0)
     inner = Inner()
     opening = asyncio.ensure_future(handshake(inner))
     await asyncio.sleep(0.1)
     assert inner.reached == [] and not sitting.done()  # the socket waits for the sit
     held.set()
     assert await sitting == "applied"
-    await asyncio.wait_for(opening, 0.5)
+    await asyncio.wait_for(opening, 10.0)
     assert inner.reached == ["websocket"]
 
 
 async def test_the_wait_is_bounded(held, monkeypatch):
     sitting = await in_hand(monkeypatch, 0.05)
     inner = Inner()
-    # A socket is let in after the bound though the action waits on.
-    await asyncio.wait_for(handshake(inner), 1.0)
+    # A socket is let in after the bound though the action waits on (up to 5 s: see ``held``).
+    await asyncio.wait_for(handshake(inner), 3.0)
     assert inner.reached == ["websocket"]
     assert not sitting.done()
     assert await actions_quiet(0.01) is False

@@ -226,9 +226,23 @@ def play_and_check(name: str, data: Any, check: Any = None, play_class: type[Pla
     def deck() -> tuple[Any, ...]:
         return tuple(data.draw(st.permutations(DECK), label="deck"))
 
-    with transaction.atomic(), mock.patch("cardroom.tables.runtime.shuffled_deck", deck):
+    # The play's clock is the only one: whatever reads the time while it plays (the runtime
+    # where no time is handed to it, the rows' timestamps) reads the play's, so how fast the
+    # machine runs changes nothing of what is played.
+    started = timezone.now()
+    playing: list[Play] = []
+
+    def now() -> Any:
+        return playing[0].clock if playing else started
+
+    with (
+        transaction.atomic(),
+        mock.patch("cardroom.tables.runtime.shuffled_deck", deck),
+        mock.patch("django.utils.timezone.now", now),
+    ):
         table = table_create(game=game, preset=preset, options=options, name=name)
         play = play_class(table, data)
+        playing.append(play)
         for _ in range(data.draw(st.integers(10, 40), label="steps")):
             play.step()
         play.finish()

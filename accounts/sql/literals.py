@@ -5,7 +5,7 @@ the text (accounts/sql/prepared.py). psycopg quotes each value through its adapt
 which at 100 tables was about 5 % of a server's busy time: more than writing the rows cost the
 database. The values an action writes are few kinds (integers, text, times, JSON, NULL and
 booleans), so they are quoted here directly, character for character as psycopg quotes them
-(``tests/cardroom/test_literals.py`` compares the two). Anything else, or text PostgreSQL
+(``tests/cardroom/storage/test_literals.py`` compares the two). Anything else, or text PostgreSQL
 cannot hold, is left to psycopg: ``literal`` answers None and the caller asks ``mogrify``.
 
 The quoting of text assumes ``standard_conforming_strings`` (PostgreSQL's default since 9.1):

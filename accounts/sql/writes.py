@@ -5,7 +5,7 @@ The ORM's ``bulk_create`` and ``save`` built their statements again on every act
 more than the database's work. Here the statements are built once per shape, and each value
 is prepared by its own field exactly as the ORM would prepare it (``pre_save`` stamps the
 ``auto_now`` times, ``get_db_prep_save`` adapts JSON and datetimes to the backend), so the rows
-are the same; ``tests/cardroom/test_writes.py`` compares them with the ORM's.
+are the same; ``tests/cardroom/storage/test_writes.py`` compares them with the ORM's.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Through the ORM each of these queries cost about a millisecond of Python, buildi
 again on every action; the database's part was a few percent of that. Here the SQL is built
 once per process and the rows become the same model instances, through the same converters
 (SQLite's text datetimes, JSON), with the same related objects cached, so callers cannot tell
-the difference (``tests/cardroom/test_rows.py`` compares them with the ORM's).
+the difference (``tests/cardroom/storage/test_rows.py`` compares them with the ORM's).
 """
 
 from __future__ import annotations

@@ -6,38 +6,13 @@ transactions queue the writers. CI runs them on both.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import close_old_connections, connection
 
 from accounts.ledger import LedgerError, account_for, ledger_transfer, rake_account
 from accounts.models import AccountKind, Transfer, TransferKind
+from tests.threads import run_in_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run_in_threads(count: int, work) -> list:
-    """Start ``count`` threads at once (a barrier), each with its own connection."""
-    barrier = threading.Barrier(count)
-    results: list = [None] * count
-
-    def runner(index: int) -> None:
-        try:
-            barrier.wait()
-            results[index] = work(index)
-        except Exception as error:  # collected and checked by the test
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=runner, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    close_old_connections()
-    return results
 
 
 def test_twenty_threads_spending_one_bankroll_only_the_affordable_succeed(alice):

@@ -12,7 +12,7 @@ from accounts.ledger import LedgerError, account_for, ledger_transfer, rake_acco
 from accounts.models import Account, AccountKind, Transfer, TransferKind
 from accounts.selectors import bankroll_balance, reload_offer
 from accounts.services import bankroll_reload, seat_buy_in, seat_cash_out
-from tests.accounts.test_ledger_concurrency import run_in_threads
+from tests.threads import run_in_threads
 
 GRANT = 100_000
 

@@ -20,19 +20,10 @@ from django.utils import timezone
 from accounts.models import LoginSession
 from cardroom.models import ApiToken
 from cardroom.realtime.auth import token_create, token_revoke, token_user
+from tests.accounts.logins import log_in
 from tests.accounts.sockets import a_table, open_socket
 
 pytestmark = pytest.mark.django_db
-
-
-def log_in(client: Client, user, address: str = "10.0.0.1", agent: str = "Firefox") -> None:
-    response = client.post(
-        reverse("login"),
-        {"username": user.username, "password": f"pw-{user.username}"},
-        REMOTE_ADDR=address,
-        HTTP_USER_AGENT=agent,
-    )
-    assert response.status_code == 302
 
 
 def test_each_login_is_a_session_on_the_account_page(alice):

@@ -25,8 +25,8 @@ from cardroom.models import ApiToken, Seat
 from cardroom.realtime import freshness, logins
 from cardroom.realtime.auth import token_create, token_revoke
 from cardroom.realtime.consumers import _TableConsumer
+from tests.accounts.logins import log_in
 from tests.accounts.sockets import a_table, open_socket, session_cookie
-from tests.accounts.test_sessions_and_tokens import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,6 +91,18 @@ async def frame(socket, message: dict[str, Any], *, page: bool = False, ident: s
         await socket.send_to(
             text_data=json.dumps({"type": "action", "id": ident, "action": message})
         )
+
+
+async def eventually(condition: Any, seconds: float = 30.0) -> bool:
+    """Whether ``condition()`` holds within ``seconds`` (asked again every 10 ms): as soon as it
+    does on a quiet machine, and still in time on a loaded one."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + seconds
+    while not condition():
+        if loop.time() > until:
+            return False
+        await asyncio.sleep(0.01)
+    return True
 
 
 async def outputs_until_quiet(socket, quiet: float = 0.5) -> list[dict[str, Any]]:
@@ -317,14 +329,16 @@ async def test_a_process_keeps_its_sockets_verdicts_fresh_in_one_read(
     monkeypatch.setattr(logins, "REFRESH_SECONDS", 0.05)
     table = await a_table()
     made, socket = await a_token_socket(alice, table)
-    await asyncio.sleep(0.3)
-    assert reads, "the open socket's login was not read again"
+    assert await eventually(lambda: reads), "the open socket's login was not read again"
     assert await sync_to_async(token_revoke)(user=alice, token_id=made.pk)
-    await asyncio.sleep(0.3)
+    # Two background rounds after the revoke: the second began after it.
+    revoked_at = len(reads)
+    assert await eventually(lambda: len(reads) >= revoked_at + 2), "no background read"
     before, bankroll = len(reads), await sync_to_async(bankroll_balance)(user=alice)
     await frame(socket, SIT)
     await assert_refused(socket, await outputs_until_quiet(socket))
     assert len(reads) - before <= 1  # at most a background round meanwhile: the frame read none
     await table_untouched(table, alice, bankroll)
-    await asyncio.sleep(0.2)  # the socket closed: the loop's refreshing stops
-    assert asyncio.get_running_loop() not in logins._open
+    loop = asyncio.get_running_loop()
+    # The socket closed: the loop's refreshing stops.
+    assert await eventually(lambda: loop not in logins._open)

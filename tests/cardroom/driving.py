@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from cardroom.models import Table
-from cardroom.tables.runtime import table_timeout
+from cardroom.tables.runtime import table_act, table_timeout
 
 
 def run_clock(table: Table) -> None:
@@ -27,3 +27,18 @@ def to_declare(table: Table, *, tries: int = 6) -> None:
             return
         run_clock(table)
     raise AssertionError(f"no declare: {table.state['phase']}")
+
+
+def declare_all(table, players, choices=("in", "in", "out")) -> None:
+    for player, choice in zip(players, choices, strict=True):
+        table_act(table_id=table.pk, user=player, action={"kind": "declare", "choice": choice})
+
+
+def play_to_declare(table: Table, players) -> None:
+    """Run the clock once (the ante call opens) and ante for each player: the table asks for
+    a declare."""
+    run_clock(table)
+    for player in players:
+        table_act(table_id=table.pk, user=player, action={"kind": "ante"})
+    table.refresh_from_db()
+    assert table.state["phase"] == "declare"

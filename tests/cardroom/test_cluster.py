@@ -20,9 +20,9 @@ from accounts.services import user_create
 from cardroom.models import Hand
 from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_create
-from tests.cardroom.test_two_servers import Player, legal
 from tests.conftest import CI
 from tests.live import LiveCluster, accepting, live_cluster, nginx_binary
+from tests.remote_players import Player, legal
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

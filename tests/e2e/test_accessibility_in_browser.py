@@ -13,7 +13,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from accounts.services import user_create
 from cardroom.models import Hand
 from cardroom.tables.runtime import table_act, table_create
-from tests.cardroom.test_runtime import advance, play_to_declare
+from tests.cardroom.driving import play_to_declare, run_clock
 from tests.conftest import totp_code
 from tests.e2e.accessibility import PHONE, overflow, serious_violations
 from tests.e2e.players import PASSWORD, WAIT_MS
@@ -64,7 +64,7 @@ def test_the_pages_fit_a_phone_and_pass_axe(browser, language):
     for player in (ann, ben):
         table_act(table_id=survivor.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
     play_to_declare(survivor, [ann, ben])
-    advance(survivor)  # nobody declares: both hands are mucked and the hand ends
+    run_clock(survivor)  # nobody declares: both hands are mucked and the hand ends
     hand = Hand.objects.get(table=survivor, number=1)
     assert hand.ended is not None
     # The 3-5-7 table in its declare: the stage, its direction and wild cards are drawn.
@@ -75,7 +75,7 @@ def test_the_pages_fit_a_phone_and_pass_axe(browser, language):
         staged.refresh_from_db()
         if staged.state["phase"] == "declare":
             break
-        advance(staged)
+        run_clock(staged)
     assert staged.state["phase"] == "declare"
 
     pages = {

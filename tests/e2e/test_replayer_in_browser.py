@@ -10,8 +10,8 @@ from accounts.services import user_create
 from cardroom.models import Hand
 from cardroom.tables.runtime import table_act, table_create
 from games.cards import DECK, parse_cards
-from tests.cardroom.test_replayer import HANDS
-from tests.cardroom.test_runtime import play_to_declare
+from tests.cardroom.driving import play_to_declare
+from tests.cardroom.history.hands import HANDS
 from tests.e2e.accessibility import PHONE, overflow, serious_violations
 from tests.e2e.players import PASSWORD, WAIT_MS
 from tests.live import ARTIFACTS, live_server

@@ -1,0 +1,96 @@
+"""A socket counts in its seat's connections exactly once, and takes back only its own count.
+
+A sit over a socket makes the seat counting that socket (no second write, no "connect"
+version after it); a socket opened before its player sat anywhere counts nothing and takes
+nothing back when it closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from accounts.services import user_create
+from cardroom.models import Seat, Table, TableAction
+from cardroom.realtime.auth import token_create
+from tests.cardroom.sockets import Client
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(db):
+    from cardroom.tables.runtime import table_create
+
+    return table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Presence"
+    )
+
+
+async def socket_for(table: Table, user) -> Client:
+    client = Client(table.pk, await sync_to_async(token_create)(user=user))
+    await client.connect()
+    return client
+
+
+async def held(table: Table, user) -> Seat:
+    return await Seat.objects.aget(table=table, user=user, left__isnull=True)
+
+
+async def counted(table: Table, user, expected: int) -> int:
+    """The seat's connections once they reach ``expected`` (a socket counts itself just
+    after its first frame), or as they stand after a second."""
+    for _ in range(50):
+        if (connections := (await held(table, user)).connections) == expected:
+            break
+        await asyncio.sleep(0.02)
+    return connections
+
+
+async def test_a_sit_over_a_socket_is_online_in_its_own_version(table):
+    ann = await sync_to_async(user_create)(username="ann")
+    socket = await socket_for(table, ann)
+    assert (await socket.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    await socket.drain(table)
+    seat = await held(table, ann)
+    assert seat.connections == 1 and seat.lease_until is not None
+    mine = [s for s in socket.frames[-1]["table"]["seats"] if s.get("player") == "ann"]
+    assert mine and mine[0]["online"] is True
+    kinds = [a.action["kind"] async for a in TableAction.objects.filter(table=table)]
+    assert kinds == ["restore", "sit"]  # no "connect" after the sit
+    await socket.close()
+    seat = await held(table, ann)
+    assert seat.connections == 0
+    kinds = [a.action["kind"] async for a in TableAction.objects.filter(table=table)]
+    assert kinds[-1] == "disconnect"
+
+
+async def test_a_socket_opened_before_the_sit_elsewhere_takes_back_nothing(table):
+    ann = await sync_to_async(user_create)(username="ann")
+    watching = await socket_for(table, ann)  # open before any seat: counts nothing
+    playing = await socket_for(table, ann)
+    playing.next_id = 100
+    assert (await playing.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    await watching.close()
+    assert (await held(table, ann)).connections == 1  # the playing socket is still counted
+    again = await socket_for(table, ann)  # opened while seated: counts itself
+    assert await counted(table, ann, 2) == 2
+    await again.close()
+    await playing.close()
+    assert (await held(table, ann)).connections == 0
+
+
+async def test_a_socket_counted_for_an_earlier_seat_leaves_the_new_one_alone(table):
+    ann = await sync_to_async(user_create)(username="ann")
+    first = await socket_for(table, ann)
+    assert (await first.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    assert (await first.act(kind="leave"))["type"] == "ack"
+    second = await socket_for(table, ann)
+    second.next_id = 100  # ids are the player's at this table, whatever the socket
+    assert (await second.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    await first.close()  # counted for the seat ann left, not for this one
+    assert (await held(table, ann)).connections == 1
+    await second.close()
+    assert (await held(table, ann)).connections == 0

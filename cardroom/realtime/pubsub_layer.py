@@ -22,8 +22,11 @@ Written against Channels' channel layer specification (``BaseChannelLayer``; ext
   (``CHANNEL_LAYERS``' CONFIG, ``CAPACITY`` when unset), a new one taking the place of the oldest
   (cardroom/realtime/overflow.py counts and logs each, and says why the oldest): a sender cannot
   be refused, since a message reaches a process after it was published.
-- A channel nobody has waited on for ``expiry`` seconds (Channels' message expiry) is dropped
-  with its memberships and subscription: it belonged to a consumer that is gone.
+- A channel that nobody has waited on for ``expiry`` seconds (Channels' message expiry) since it
+  was made or since its last receive was cancelled is dropped with its memberships and
+  subscription: it belonged to a consumer that is gone (Channels cancels a consumer's receive
+  when it ends). A receive that returned leaves its channel kept, however long the consumer
+  takes over the message.
 - Queues and connections belong to one event loop: each loop has its own, closed by ``flush`` or
   when the loop finishes its asynchronous generators (``asyncio.run`` does, before closing it).
 """
@@ -42,7 +45,6 @@ import msgpack
 from channels.layers import BaseChannelLayer
 from django.core.exceptions import ImproperlyConfigured
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
 
 from cardroom.realtime.overflow import DroppingQueue
 
@@ -119,11 +121,16 @@ class RedisPubSubLayer(BaseChannelLayer):  # type: ignore[misc]
         here.idle.pop(channel, None)
         try:
             data = await queue.get()
+        except BaseException:
+            # Cancelled: the consumer may be gone. One that is only busy with the message it
+            # got is not idle, however long that takes.
+            if here.waiting[channel] == 1:
+                here.idle[channel] = time.monotonic()
+            raise
         finally:
             here.waiting[channel] -= 1
             if not here.waiting[channel]:
                 del here.waiting[channel]
-                here.idle[channel] = time.monotonic()
         message: dict[str, Any] = msgpack.unpackb(data)
         return message
 
@@ -201,6 +208,8 @@ class _Loop:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.next_write is not None:
+            self.next_write.cancel()
         self.queues, self.groups, self.memberships = {}, {}, {}
         await self.pubsub.aclose()
         await self.redis.aclose()
@@ -257,6 +266,9 @@ class _Loop:
                     self.subscribed -= dropping
                 if self.reader is None or self.reader.done():
                     self.reader = asyncio.create_task(self._read())
+            except asyncio.CancelledError:
+                done.cancel()  # the loop's state is being closed: its callers stop too
+                raise
             except Exception as error:
                 done.set_exception(error)
             else:
@@ -268,14 +280,15 @@ class _Loop:
                 message = await self.pubsub.get_message(
                     ignore_subscribe_messages=True, timeout=READ_SECONDS
                 )
-            except (RedisError, OSError):
+                if message is not None:
+                    self._deliver(message["channel"].decode(), message["data"])
+                if time.monotonic() - self.swept >= READ_SECONDS:
+                    self._sweep()
+            except Exception:
+                # Redis away (redis-py reconnects and subscribes again at the next read), or a
+                # bug: either way this process's sockets still need the task.
                 log.warning("Redis pub/sub read failed; trying again", exc_info=True)
                 await asyncio.sleep(RETRY_SECONDS)
-                continue
-            if message is not None:
-                self._deliver(message["channel"].decode(), message["data"])
-            if time.monotonic() - self.swept >= READ_SECONDS:
-                self._sweep()
 
     def _deliver(self, name: str, data: bytes) -> None:
         queue = self.queues.get(name)
@@ -285,7 +298,7 @@ class _Loop:
             self.queues[channel].put_nowait(data)
 
     def _sweep(self) -> None:
-        """Drop the channels nobody has waited on for ``expiry`` seconds."""
+        """Drop the channels left idle (the module's docstring) for ``expiry`` seconds."""
         self.swept = now = time.monotonic()
         for channel, since in list(self.idle.items()):
             if now - since >= self.layer.expiry:

@@ -237,20 +237,28 @@ async def test_a_killed_connection_is_subscribed_again(made, redis):
     assert (await asyncio.wait_for(made.receive(channel), 5))["n"] == 2
 
 
-async def test_a_channel_nobody_waits_on_is_dropped_after_expiry(redis):
+async def test_a_channel_left_by_its_consumer_is_dropped_after_expiry(redis):
     layer = a_layer(expiry=1)
     try:
-        kept, gone = await layer.new_channel(), await layer.new_channel()
-        await layer.group_add("room", kept)
-        await layer.group_add("room", gone)
+        kept, busy, gone, unread = [await layer.new_channel() for _ in range(4)]
+        for channel in (kept, busy, gone):
+            await layer.group_add("room", channel)
         await layer.group_add("alone", gone)
         waiting = asyncio.ensure_future(layer.receive(kept))
+        # A consumer busy with its message (longer than the expiry) is not gone.
+        await layer.send(busy, {"type": "x.y"})
+        assert await asyncio.wait_for(layer.receive(busy), 5) == {"type": "x.y"}
+        with pytest.raises(TimeoutError):  # a consumer that ended
+            await asyncio.wait_for(layer.receive(gone), 0.1)
         await until_subscribers(redis, gone, 0)
+        await until_subscribers(redis, unread, 0)  # made and never received on
         await until_subscribers(redis, group_channel(layer, "alone"), 0)
-        assert layer.backlog("room") == {kept: 0}
+        assert layer.backlog("room") == {kept: 0, busy: 0}
+        assert await subscribers(redis, busy) == 1
         assert await subscribers(redis, group_channel(layer, "room")) == 1
         await layer.group_send("room", {"type": "x.y"})
         assert await asyncio.wait_for(waiting, 5) == {"type": "x.y"}
+        assert await asyncio.wait_for(layer.receive(busy), 5) == {"type": "x.y"}
     finally:
         await layer.flush()
 

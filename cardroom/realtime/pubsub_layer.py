@@ -38,7 +38,7 @@ import logging
 import time
 import uuid
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import msgpack
@@ -197,7 +197,7 @@ class _Loop:
         self.reader: asyncio.Task[None] | None = None
         self.closer = self._closing()
 
-    async def _closing(self) -> AsyncIterator[None]:
+    async def _closing(self) -> AsyncGenerator[None, None]:
         try:
             yield
         finally:
@@ -211,7 +211,7 @@ class _Loop:
         if self.next_write is not None:
             self.next_write.cancel()
         self.queues, self.groups, self.memberships = {}, {}, {}
-        await self.pubsub.aclose()
+        await self.pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it bare
         await self.redis.aclose()
 
     async def open(self, channel: str) -> DroppingQueue:

@@ -216,13 +216,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # Pub/sub (the default) publishes a version once and each process hands it to
-            # its own sockets; it is channels_redis's pub/sub layer without the lock that made
-            # every publish and subscription of a process wait in one queue (the module's
-            # docstring). The lists layer (CARDROOM_REDIS_LAYER=lists, channels_redis.core)
-            # sends one message per socket and takes each process's messages off its list one
-            # at a time, four Redis commands each: at 100 tables on two processes it fell
-            # seconds behind and the clients synced thousands of times a run
-            # (docs/performance.md, "Where the time goes").
+            # its own sockets; no publish or subscription of a process waits in one queue
+            # (the module's docstring). The lists layer (CARDROOM_REDIS_LAYER=lists,
+            # channels_redis.core) sends one message per socket and takes each process's
+            # messages off its list one at a time, four Redis commands each: at 100 tables on
+            # two processes it fell seconds behind and the clients synced thousands of times
+            # a run (docs/performance.md, "Where the time goes").
             "BACKEND": _REDIS_LAYERS[_redis_layer],
             "CONFIG": {
                 # channels_redis waits for messages with a 5-second blocking pop; redis-py 8

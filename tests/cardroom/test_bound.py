@@ -154,3 +154,24 @@ def test_timestamps_read_as_djangos_cursor_reads_them():
             assert cursor.cursor.adapters.get_loader(oid, Format.TEXT) is adapters.get_loader(
                 oid, Format.TEXT
             )
+
+
+def test_the_clocks_miss_commits_and_keeps_the_prepared_statements(table):
+    """A table not due yet (or claimed by another process) is refused after a commit, not a
+    rollback: psycopg forgets everything it prepared on a connection at a rollback."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from cardroom.tables.runtime import table_timeout
+
+    deadline = timezone.now()
+    Table.objects.filter(pk=table.pk).update(deadline=deadline)
+    early = deadline - timedelta(seconds=1)
+    with CaptureQueriesContext(connection) as captured:
+        assert table_timeout(table_id=table.pk, now=early, claim=True) is None
+        assert table_timeout(table_id=table.pk, now=early, claim=True) is None
+    assert not [query for query in captured.captured_queries if "ROLLBACK" in query["sql"]]
+    if POSTGRES:
+        assert len(prepared("SKIP LOCKED")) == 1  # prepared once, still there
+    Table.objects.filter(pk=table.pk).update(deadline=None)

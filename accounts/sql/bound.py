@@ -7,9 +7,13 @@ seats, the ledger's accounts, every action's inserts and updates, ...) run inste
 psycopg's own server-binding cursors of Django's connection: psycopg sends the values apart
 from the text, and prepares a statement the first time a connection runs it
 (``prepare_threshold`` 0 in cardroom/settings.py; Django's client-binding cursors never
-prepare), then only executes it. psycopg keeps track of what it prepared, across errors and
-rollbacks, per connection. ``together`` sends several statements in one pipeline, one round
-trip, in order; their errors are raised at its end as Django's, as ``execute`` raises them.
+prepare), then only executes it. psycopg keeps track of what it prepared, per connection, and
+forgets it all at a rollback (a rolled-back migration may have changed what a statement
+reads): a path that rolls back often prepares again each time (the clock's claim of a table
+not due commits for that reason: cardroom/tables/runtime.py). ``together`` sends several
+statements in one pipeline, one round trip, in order; their errors are raised at its end as
+Django's, as ``execute`` raises them. ``cursor`` gives the cursor ``together`` uses first:
+read its rows before the next statement.
 
 These cursors dump every Python int as a bigint: psycopg otherwise picks smallint, integer or
 bigint by each value, and prepares a statement again for each combination of its parameters'
@@ -63,9 +67,11 @@ def _new_cursor(connection: Any, raw: Any) -> Any:
     bound.adapters.register_dumper(
         int, psycopg.adapters.get_dumper_by_oid(types["int8"].oid, Format.TEXT)
     )
-    if connection.timezone is UTC and raw.info.parameter_status("TimeZone") == "UTC":
-        oid = types["timestamptz"].oid
-        bound.adapters.register_loader(oid, psycopg.adapters.get_loader(oid, Format.TEXT))
+    oid = types["timestamptz"].oid
+    loader = psycopg.adapters.get_loader(oid, Format.TEXT)  # psycopg's own, Django's aside
+    utc = connection.timezone is UTC and raw.info.parameter_status("TimeZone") == "UTC"
+    if utc and loader is not None:
+        bound.adapters.register_loader(oid, loader)
     return bound
 
 

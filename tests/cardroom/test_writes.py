@@ -137,7 +137,7 @@ AWKWARD = 'it\'s 100% \\ %s %(x)s; DROP TABLE x; -- "quoted" é ✓'
 
 
 def test_writes_sent_together_read_back_as_written_in_order(table, make_player):
-    """Statements gathered by Writes run in the order added, as one text on PostgreSQL; values
+    """Statements gathered by Writes run in the order added, in one pipeline on PostgreSQL; values
     with quotes, percent signs, backslashes and semicolons arrive as they were."""
     from accounts.sql.writes import PARAMETERS_AT_ONCE
 

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from accounts.models import OVERDRAFT_KINDS, Account, AccountKind, Transfer, TransferKind, User
-from accounts.sql.prepared import execute_prepared
+from accounts.sql import bound
 from accounts.sql.writes import Writes, insert_returning
 from games.words import Money, Sentence, words
 
@@ -257,7 +257,7 @@ def _post_fresh(
     writes = Writes()
     writes.insert(Transfer, transfers)
     if (update := _deltas_statement(deltas, accounts)) is not None:
-        writes.add(*update, label="balances")
+        writes.add(*update)
     writes.flush()
     return transfers
 
@@ -283,8 +283,8 @@ def _locked(codes: list[str]) -> dict[str, Account]:
     """The accounts, locked in ascending id order. Hand-written: on the table runtime's path
     on every action, where the ORM's building of this query cost more than the database."""
     sql = _locked_sql(len(codes), connection.vendor)
-    with connection.cursor() as cursor:
-        execute_prepared(cursor, "accounts_locked", sql, codes)
+    with bound.cursor() as cursor:
+        cursor.execute(sql, codes)
         rows = cursor.fetchall()
     accounts = (Account.from_db(connection.alias, _LOCKED_FIELDS, row) for row in rows)
     return {account.code: account for account in accounts}

@@ -6,12 +6,9 @@ class CardroomConfig(AppConfig):
     verbose_name = "Cardroom"
 
     def ready(self) -> None:
-        from django.db.backends.signals import connection_created
-
         from cardroom.audit import roles
         from cardroom.realtime.broadcast import send_version
         from cardroom.responsible import checks
-        from cardroom.storage.timestamps import use_compiled_loader
         from cardroom.tables import announce, policies
         from cardroom.waitlist import services as wait_list
 
@@ -28,4 +25,3 @@ class CardroomConfig(AppConfig):
             )
         )
         policies.plug_wait_list(wait_list.sit_refusal)
-        connection_created.connect(use_compiled_loader, dispatch_uid="cardroom-timestamps")

@@ -201,6 +201,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".local" / f"test-db-{_run}.sqlite3")}
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{_run}"}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg prepares each statement of the runtime's server-binding cursors the first time a
+    # connection runs it (accounts/sql/bound.py); Django's own cursors bind on the client and
+    # never prepare. Each connection keeps them for its life: a pooler must run in session
+    # mode (docs/deploy.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 _REDIS_LAYERS = {

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 
-from accounts.sql.prepared import Prepared
+from accounts.sql import bound
 
 __all__ = ["Writes", "insert_returning"]
 
@@ -59,7 +59,7 @@ def insert_returning(instance: Model) -> None:
     assert pk is not None and connection.features.can_return_columns_from_insert
     params = _inserted_values(model, [instance])
     sql = _insert_sql(model, 1, connection.vendor)
-    with connection.cursor() as cursor:
+    with bound.cursor() as cursor:
         cursor.execute(f"{sql} RETURNING {connection.ops.quote_name(str(pk.column))}", params)
         (key,) = cursor.fetchone()
     instance.pk = key
@@ -97,23 +97,18 @@ class Writes:
     """Inserts and updates that read nothing back, sent together by ``flush``.
 
     An action's journal entries, its history events, the hand's and the table's rows were four
-    round trips to PostgreSQL, each with its own send, wait and result; sent as one text (the
-    simple query protocol runs several statements), they are one. Each statement is prepared
-    when it is added, each value by its own field as the ORM would prepare it, and on
-    PostgreSQL quoted then by psycopg itself, exactly as its execute would send it (client-side
-    binding):
-    a JSON value changed after its statement was added is written as it was when added, on
-    either database, and a value psycopg cannot quote is refused there, as Django's error.
-    The statements run in the order added. Nothing may read these rows before the flush.
-    Where the driver cannot quote (SQLite, a cursor binding on the server), they run one by
-    one at the flush.
+    round trips to PostgreSQL, each with its own send, wait and result; sent in one pipeline
+    (accounts/sql/bound.py), they are one, each statement bound and prepared by psycopg. Each
+    statement's values are prepared when it is added, by its own field as the ORM would
+    prepare them, and sent at the flush: a JSON value must not change in between. The
+    statements run in the order added; a refusal is Django's error, raised by the flush.
+    Nothing may read these rows before the flush. Elsewhere (SQLite) they run one by one at
+    the flush.
     """
 
     def __init__(self) -> None:
-        #: (sql, values, the statement quoted with its values: PostgreSQL only, else None).
-        self.statements: list[tuple[str, list[Any], str | None]] = []
-        self._cursor: Any = None
-        self._prepared: Prepared | None = None
+        #: (sql, values) of each statement, in order.
+        self.statements: list[tuple[str, list[Any]]] = []
 
     def insert(self, model: type[Model], instances: Sequence[Model]) -> None:
         """Insert the instances (their primary keys are not read back), on PostgreSQL in
@@ -128,45 +123,18 @@ class Writes:
         for start in range(0, len(params), rows * width):
             chunk = params[start : start + rows * width]
             count = len(chunk) // width  # the last chunk may hold fewer rows
-            label = f"insert_{model._meta.db_table}_{count}"
-            self.add(_insert_sql(model, count, connection.vendor), chunk, label)
+            self.add(_insert_sql(model, count, connection.vendor), chunk)
 
-    def add(self, sql: str, params: Sequence[Any], label: str = "write") -> None:
-        """A statement with its values (``insert`` and ``update`` add theirs here);
-        ``label`` names its prepared statement on PostgreSQL (accounts/sql/prepared.py)."""
-        values = list(params)
-        self.statements.append((sql, values, self._quoted(label, sql, values)))
+    def add(self, sql: str, params: Sequence[Any]) -> None:
+        """A statement with its values (``insert`` and ``update`` add theirs here)."""
+        self.statements.append((sql, list(params)))
 
     def update(self, instance: Model, names: Sequence[str]) -> None:
         """``instance.save(update_fields=names)``, without signals (nothing listens to them on
         these models)."""
         sql = _update_sql(type(instance), tuple(names), connection.vendor)
-        self.add(sql, _updated_values(instance, names), f"update_{instance._meta.db_table}")
-
-    def _quoted(self, label: str, sql: str, values: list[Any]) -> str | None:
-        """The statement's ``EXECUTE`` with its values quoted now (PostgreSQL), else None."""
-        if connection.vendor != "postgresql":
-            return None
-        if self._cursor is None:
-            self._cursor = connection.cursor()
-            self._prepared = Prepared(self._cursor)
-        if self._prepared is None or not self._prepared.usable:
-            return None
-        with connection.wrap_database_errors:  # psycopg's errors as Django's, as execute's
-            return self._prepared.execute(label, sql, values)
+        self.add(sql, _updated_values(instance, names))
 
     def flush(self) -> None:
         statements, self.statements = self.statements, []
-        cursor, self._cursor = self._cursor, None
-        prepared, self._prepared = self._prepared, None
-        if not statements:
-            if cursor is not None:
-                cursor.close()
-            return
-        with cursor if cursor is not None else connection.cursor() as cursor:
-            texts = [text for _, _, text in statements if text is not None]
-            if prepared is not None and len(texts) == len(statements):
-                prepared.run(cursor, texts)
-                return
-            for sql, values, _ in statements:
-                cursor.execute(sql, values)
+        bound.together(statements, rows=False)

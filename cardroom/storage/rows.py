@@ -21,7 +21,7 @@ from django.db import connection
 from django.db.models import Model
 
 from accounts.models import Account, AccountKind, Transfer, User
-from accounts.sql.prepared import Prepared
+from accounts.sql import bound
 from cardroom.models import ApiToken, Hand, Round, Seat, Table
 from cardroom.models.responsible import PlayerLimits
 from cardroom.storage.payments import Movement
@@ -107,16 +107,16 @@ def held_seats(table_id: int) -> dict[int, Seat]:
 
 def table_and_seats_locked(table_id: int) -> tuple[Table, dict[int, Seat]]:
     """``table_row_locked``, then ``held_seats`` read after the lock is granted: on PostgreSQL
-    in one round trip (two statements in one text, the second run once the first has its
-    lock, so it sees what the lock's previous holder committed), as statements prepared once
-    per connection (accounts/sql/prepared.py); elsewhere in two."""
-    if connection.vendor != "postgresql":
-        return table_row_locked(table_id), held_seats(table_id)
+    in one round trip (two statements in one pipeline, the second run once the first has its
+    lock, so it sees what the lock's previous holder committed: accounts/sql/bound.py);
+    elsewhere in two."""
     lock = bool(connection.features.has_select_for_update_of)
-    read = _table_and_seats("table_locked", _table_sql(connection.vendor, lock), [table_id])
-    if read is None:
-        return table_row_locked(table_id), held_seats(table_id)
-    table_rows, seat_rows = read
+    table_rows, seat_rows = bound.together(
+        [
+            (_table_sql(connection.vendor, lock), [table_id]),
+            (_seats_sql(connection.vendor), [table_id]),
+        ]
+    )
     return _table_from(table_rows, table_id), _held_seats(seat_rows)
 
 
@@ -128,37 +128,21 @@ def due_table_and_seats_locked(
     which is then skipped, not waited for (another clock or a player is acting on it)."""
     features = connection.features
     if connection.vendor == "postgresql" and features.has_select_for_update_skip_locked:
-        params = [table_id, connection.ops.adapt_datetimefield_value(now)]
-        read = _table_and_seats("table_due_locked", _due_table_sql(connection.vendor), params)
-        if read is not None:
-            table_rows, seat_rows = read
-            if not table_rows:
-                return None
-            return _table_from(table_rows, table_id), _held_seats(seat_rows)
+        table_rows, seat_rows = bound.together(
+            [
+                (
+                    _due_table_sql(connection.vendor),
+                    [table_id, connection.ops.adapt_datetimefield_value(now)],
+                ),
+                (_seats_sql(connection.vendor), [table_id]),
+            ]
+        )
+        if not table_rows:
+            return None
+        return _table_from(table_rows, table_id), _held_seats(seat_rows)
     if not table_still_due(table_id, now):
         return None
     return table_and_seats_locked(table_id)
-
-
-def _table_and_seats(
-    label: str, table_sql: str, params: list[Any]
-) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]] | None:
-    """The rows of ``table_sql`` (the table's statement, ``label`` for its name) and then of
-    the seats held, in one text; None where the driver cannot send one (a cursor binding on
-    the server)."""
-    with connection.cursor() as cursor:
-        prepared = Prepared(cursor)
-        if not prepared.usable:
-            return None
-        with connection.wrap_database_errors:  # psycopg's errors as Django's, as execute's
-            executes = [
-                prepared.execute(label, table_sql, params),
-                prepared.execute("seats_held", _seats_sql(connection.vendor), [params[0]]),
-            ]
-        prepared.run(cursor, executes)
-        table_rows = cursor.fetchall()
-        cursor.nextset()
-        return table_rows, cursor.fetchall()
 
 
 def _held_seats(rows: list[tuple[Any, ...]]) -> dict[int, Seat]:
@@ -227,9 +211,9 @@ def table_still_due(table_id: int, now: datetime) -> bool:
     """Whether the table's deadline has passed by ``now``; on PostgreSQL the row is then locked
     for this transaction, and a row another transaction holds counts as not due (skipped, not
     waited for). The clock's claim where ``due_table_and_seats_locked`` cannot read the table
-    and its seats in one text (SQLite, a cursor binding on the server)."""
+    and its seats in one round trip (SQLite)."""
     sql = _due_sql(connection.vendor, connection.features.has_select_for_update_skip_locked)
-    with connection.cursor() as cursor:
+    with bound.cursor() as cursor:
         cursor.execute(sql, [table_id, connection.ops.adapt_datetimefield_value(now)])
         return cursor.fetchone() is not None
 
@@ -279,7 +263,7 @@ def finished_hands(table_id: int, limit: int) -> list[Hand]:
 def finished_hands_paid(table_id: int, limit: int) -> list[tuple[Hand, list[Movement]]]:
     """``finished_hands``, each with its ledger transfers in order, read in the same statement
     (the log of hands is read at every showdown)."""
-    with connection.cursor() as cursor:
+    with bound.cursor() as cursor:
         cursor.execute(_finished_sql(connection.vendor), [table_id, limit])
         rows = cursor.fetchall()
     (read,) = _readers(_FINISHED)
@@ -337,7 +321,7 @@ def _since_sql(vendor: str) -> str:
 def seats_since(table_id: int, moment: datetime) -> list[Seat]:
     """The seats of the table held at ``moment`` or taken since, with ``user`` cached (who
     played the hands of the log)."""
-    with connection.cursor() as cursor:
+    with bound.cursor() as cursor:
         cursor.execute(
             _since_sql(connection.vendor),
             [table_id, connection.ops.adapt_datetimefield_value(moment)],
@@ -408,7 +392,7 @@ def _token_sql(vendor: str) -> str:
 def usable_token(digest: str, now: datetime) -> ApiToken | None:
     """The token with this digest if it may be used at ``now`` (not revoked, not expired),
     with its ``user`` cached: every API socket's handshake reads it."""
-    with connection.cursor() as cursor:
+    with bound.cursor() as cursor:
         cursor.execute(
             _token_sql(connection.vendor), [digest, connection.ops.adapt_datetimefield_value(now)]
         )
@@ -451,7 +435,7 @@ def _numbering_sql(vendor: str) -> str:
 def hand_numbering(table_id: int) -> tuple[int, int | None]:
     """The number of the table's last hand (0 before any) and the id of its open round
     (None between rounds, and in games without rounds): what a new hand is numbered by."""
-    with connection.cursor() as cursor:
+    with bound.cursor() as cursor:
         cursor.execute(_numbering_sql(connection.vendor), [table_id, table_id])
         last, open_round = cursor.fetchone()
     return int(last or 0), None if open_round is None else int(open_round)
@@ -487,13 +471,13 @@ def bankroll_balances(user_ids: Collection[int]) -> dict[int, int]:
         f"SELECT {quote('user_id')}, {quote('balance')} FROM {quote(Account._meta.db_table)} "
         f"WHERE {quote('kind')} = %s AND {quote('user_id')} IN ({listed})"
     )
-    with connection.cursor() as cursor:
+    with bound.cursor() as cursor:
         cursor.execute(sql, [AccountKind.BANKROLL.value, *user_ids])
         return {int(user): int(balance) for user, balance in cursor.fetchall()}
 
 
 def _fetch(sql: str, key: Any) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
+    with bound.cursor() as cursor:
         cursor.execute(sql, [key])
         rows: list[tuple[Any, ...]] = cursor.fetchall()
     return rows

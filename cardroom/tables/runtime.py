@@ -255,14 +255,17 @@ def _apply(
     applied is answered with that application (``_repeated``)."""
     try:
         with transaction.atomic():
-            if claim:
-                now = now or timezone.now()
-                if (due := due_table_and_seats_locked(table_id, now)) is None:
-                    raise IllegalAction(words("nothing is due on the clock"))
-                table, seats = _with_open_hand(due[0]), due[1]
-            else:
+            if not claim:
                 table, seats = locked_table_and_seats(table_id)
-            return _apply_to(table, seats, action, user, now, action_id, present)
+                return _apply_to(table, seats, action, user, now, action_id, present)
+            now = now or timezone.now()
+            if (due := due_table_and_seats_locked(table_id, now)) is not None:
+                table, seats = _with_open_hand(due[0]), due[1]
+                return _apply_to(table, seats, action, user, now, action_id, present)
+        # Refused once its transaction, which wrote nothing, has committed: a rollback would
+        # make psycopg forget every statement it prepared on this connection, and the clocks
+        # of several processes miss each other's claims all the time.
+        raise IllegalAction(words("nothing is due on the clock"))
     except (IllegalAction, ConfigError, LedgerError, IntegrityError):
         # A refusal may be the retry of an id that was applied (a top-up now over the limit,
         # an ante already made, the journal's unique id): then it is answered as applied.

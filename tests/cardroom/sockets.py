@@ -15,6 +15,9 @@ from cardroom.models import Table
 from cardroom.realtime.auth import token_create
 
 ORIGIN = (b"origin", b"http://testserver")
+#: How long a test waits for a connection or a frame it expects: generous, as it costs nothing
+#: unless the frame never comes, and a loaded machine may take seconds to send one.
+WAIT_SECONDS = 30.0
 
 
 class Client:
@@ -30,11 +33,11 @@ class Client:
         self.next_id = 0
 
     async def connect(self) -> dict:
-        connected, _ = await self.communicator.connect()
+        connected, _ = await self.communicator.connect(timeout=WAIT_SECONDS)
         assert connected
         return await self.receive()
 
-    async def receive(self, timeout: float = 3) -> dict:
+    async def receive(self, timeout: float = WAIT_SECONDS) -> dict:
         frame = json.loads(await self.communicator.receive_from(timeout=timeout))
         self.frames.append(frame)
         return frame
@@ -47,7 +50,7 @@ class Client:
             while max((f["version"] for f in self.frames if f["type"] == "state"), default=-1) < (
                 table.version
             ):
-                await self.receive(timeout=10)
+                await self.receive()
         while not await self.communicator.receive_nothing(timeout=0.2):
             await self.receive()
 
@@ -106,7 +109,7 @@ class Page:
         self.frames: list[str] = []
 
     async def open(self) -> None:
-        connected, _ = await self.communicator.connect()
+        connected, _ = await self.communicator.connect(timeout=WAIT_SECONDS)
         assert connected
         await self.settle()
 
@@ -116,7 +119,7 @@ class Page:
         if table is not None:
             await table.arefresh_from_db()
             while self.version() < table.version:
-                self.frames.append(await self.communicator.receive_from(timeout=10))
+                self.frames.append(await self.communicator.receive_from(timeout=WAIT_SECONDS))
         while not await self.communicator.receive_nothing(timeout=0.2):
             self.frames.append(await self.communicator.receive_from())
 

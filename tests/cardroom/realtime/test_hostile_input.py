@@ -968,9 +968,11 @@ def no_rate_limit(settings):
 @pytest.fixture
 def guts(db):
     """Online Guts with $100 to $2,000 buy-ins and clocks slow enough never to run out while
-    the cases are sent (the clock is moved on by hand)."""
+    the cases are sent (the clock is moved on by hand): the pauses too, or a case sent in one
+    is answered "too late" rather than for what it is."""
     options = {"ante": 100, "seats": 6, "max_buy_in": 200_000}
-    timers = {"ante_seconds": 600, "decision_seconds": 600}
+    timers = {"ante_seconds": 600, "decision_seconds": 600, "showdown_seconds": 600,
+              "top_up_seconds": 600}  # fmt: skip
     return table_create(
         game="guts", preset="survivor", options={**options, **timers}, name="Hostile"
     )

@@ -23,9 +23,9 @@ from tests.games.three_card_poker.helpers import deck_for
 _keys = itertools.count()
 
 
-def survivor(name: str = "Survivor") -> Table:
+def survivor(name: str = "Survivor", **timers: float) -> Table:
     return table_create(
-        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name=name
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6, **timers}, name=name
     )
 
 

@@ -218,7 +218,8 @@ def _exclude_in_another_process(username: str, days: int) -> str:
 @pytest.mark.django_db(transaction=True)
 def test_an_exclusion_from_another_process_ends_play_at_the_end_of_the_hand(make_player):
     ann, ben, cat = make_player("ann"), make_player("ben"), make_player("cat")
-    quiet, guts = three_card("Quiet"), survivor("Busy")
+    # Clocks that cannot run out while the other process starts (it took over 15 s under load).
+    quiet, guts = three_card("Quiet"), survivor("Busy", ante_seconds=600, decision_seconds=600)
     sit(ann, quiet, 10_000)
     for player in (ann, ben, cat):
         sit(player, guts, 20_000)

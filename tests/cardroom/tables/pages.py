@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from cardroom.asgi import application
 from cardroom.models import Table
 from games.cards import DECK
-from tests.cardroom.sockets import ORIGIN, Client
+from tests.cardroom.sockets import ORIGIN, WAIT_SECONDS, Client
 
 
 async def caught_up(table: Table, *connections: Client | Page) -> None:
@@ -20,7 +20,7 @@ async def caught_up(table: Table, *connections: Client | Page) -> None:
     await table.arefresh_from_db()
     for connection in connections:
         while seen_version(connection) < table.version:
-            await connection.receive(timeout=5)
+            await connection.receive(timeout=WAIT_SECONDS)
         await connection.drain()
 
 
@@ -44,11 +44,11 @@ class Page:
         self.frames: list[str] = []
 
     async def connect(self) -> None:
-        connected, _ = await self.communicator.connect()
+        connected, _ = await self.communicator.connect(timeout=WAIT_SECONDS)
         assert connected
         await self.receive()
 
-    async def receive(self, timeout: float = 3) -> str:
+    async def receive(self, timeout: float = WAIT_SECONDS) -> str:
         self.frames.append(await self.communicator.receive_from(timeout=timeout))
         return self.frames[-1]
 

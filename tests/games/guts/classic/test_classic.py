@@ -407,7 +407,7 @@ def test_leaving_a_classic_hand_is_out_and_the_stack_goes_back_when_it_ends() ->
         {"type": "declared", "seat": 0, "choice": "out", "timed_out": False}
     ]
     events = table.declare(P1="in", P2="in")
-    assert of(events, "player_left") == [{"type": "player_left", "seat": 0, "amount": 9_900}]
+    assert of(events, "player_left") == [{"type": "player_left", "seat": 0, "stack": 9_900}]
     assert table.state.seats[0] is None
 
 

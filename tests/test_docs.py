@@ -88,3 +88,18 @@ def test_every_markdown_link_leads_to_a_file_of_the_repository() -> None:
         if not resolved.exists() or not resolved.is_relative_to(ROOT):
             broken.append((where, link))
     assert not broken, broken
+
+
+#: A file of the code cited by its path in the docs (``cardroom/tables/runtime.py``).
+CODE_PATH = re.compile(
+    r"(?<![\w/.-])(?:games|accounts|cardroom|tests|templates|static)/[\w/-]*\.\w+"
+)
+
+
+def test_every_code_file_the_docs_cite_exists() -> None:
+    missing = [
+        (where, path)
+        for where, path in _lines(CODE_PATH, markdown=True)
+        if not (ROOT / path).exists() and "<" not in path
+    ]
+    assert not missing, missing

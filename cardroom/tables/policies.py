@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from accounts.models import User
 from cardroom.models import Seat, Table
-from cardroom.tables.engines import Engine
+from cardroom.tables.engines import Engine, TableState
+from games.engine import JSON, Event
 from games.words import Sentence
 
 __all__ = [
@@ -34,7 +35,7 @@ __all__ = [
 
 class GuardStake(Protocol):
     def __call__(
-        self, *, action: Mapping[str, Any], events: Iterable[Any], seat: Seat, now: datetime
+        self, *, action: Mapping[str, object], events: Iterable[Event], seat: Seat, now: datetime
     ) -> None: ...
 
 
@@ -43,16 +44,16 @@ class StandUpAtRest(Protocol):
         self,
         *,
         engine: Engine,
-        state: Any,
+        state: TableState,
         seats: Mapping[int, Seat],
-        recorded: list[Any],
-        journal: list[dict[str, Any]],
+        recorded: list[Event],
+        journal: list[JSON],
         now: datetime,
         stamp: float,
-    ) -> Any: ...
+    ) -> TableState: ...
 
 
-SeatsToRelease = Callable[[Engine, Any, Mapping[int, Seat]], list[int]]
+SeatsToRelease = Callable[[Engine, TableState, Mapping[int, Seat]], list[int]]
 SitRefusal = Callable[[Table, User, list[int], datetime], Sentence | None]
 
 
@@ -72,48 +73,52 @@ class Limits:
     stand_up_at_rest: StandUpAtRest
 
 
-_plugged: dict[str, Any] = {}
+class _Plugged:
+    limits: Limits | None = None
+    wait_list: SitRefusal | None = None
+
+
+_plugged = _Plugged()
 
 
 def plug_limits(limits: Limits) -> None:
     """Plug responsible gaming's rules in (once per process; a second call replaces them)."""
-    _plugged["limits"] = limits
+    _plugged.limits = limits
 
 
 def plug_wait_list(refusal: SitRefusal) -> None:
     """Plug the wait list's hold on free seats in: ``refusal(table, user, free, now)`` says why
     ``user`` may not take one of the ``free`` seats now, or None (and takes them off the line)."""
-    _plugged["wait_list"] = refusal
+    _plugged.wait_list = refusal
 
 
 def _limits() -> Limits:
-    limits = _plugged.get("limits")
+    limits = _plugged.limits
     if limits is None:
         raise RuntimeError("the players' limits are not plugged in (cardroom/apps.py)")
-    assert isinstance(limits, Limits)
     return limits
 
 
 def guard_stake(
-    *, action: Mapping[str, Any], events: Iterable[Any], seat: Seat, now: datetime
+    *, action: Mapping[str, object], events: Iterable[Event], seat: Seat, now: datetime
 ) -> None:
     _limits().guard_stake(action=action, events=events, seat=seat, now=now)
 
 
-def seats_to_release(engine: Engine, state: Any, seats: Mapping[int, Seat]) -> list[int]:
+def seats_to_release(engine: Engine, state: TableState, seats: Mapping[int, Seat]) -> list[int]:
     return _limits().seats_to_release(engine, state, seats)
 
 
 def stand_up_at_rest(
     *,
     engine: Engine,
-    state: Any,
+    state: TableState,
     seats: Mapping[int, Seat],
-    recorded: list[Any],
-    journal: list[dict[str, Any]],
+    recorded: list[Event],
+    journal: list[JSON],
     now: datetime,
     stamp: float,
-) -> Any:
+) -> TableState:
     return _limits().stand_up_at_rest(
         engine=engine,
         state=state,
@@ -126,8 +131,7 @@ def stand_up_at_rest(
 
 
 def sit_refusal(table: Table, user: User, free: list[int], now: datetime) -> Sentence | None:
-    refusal = _plugged.get("wait_list")
+    refusal = _plugged.wait_list
     if refusal is None:
         raise RuntimeError("the wait list is not plugged in (cardroom/apps.py)")
-    result: Sentence | None = refusal(table, user, free, now)
-    return result
+    return refusal(table, user, free, now)

@@ -63,8 +63,10 @@ def _status(table: Table) -> str:
     return STATUS_WORDS.get(table.status, table.status)
 
 
-def _locked(table_id: int) -> Table:
-    return locked_table(table_id)
+def _hand_in_play(table: Table) -> Hand | None:
+    """The hand in play, as the locked read of the table brought it (no query of its own)."""
+    hand = table.open_hand
+    return hand if hand is not None and hand.ended is None else None
 
 
 def _resettle(table: Table, now: datetime) -> Outcome:
@@ -79,7 +81,7 @@ def _resettle(table: Table, now: datetime) -> Outcome:
 @transaction.atomic
 def table_pause(*, table_id: int) -> Outcome:
     """Finish the hand in play, deal no more; the clock stops once the table is between hands."""
-    table = _locked(table_id)
+    table = locked_table(table_id)
     if table.status != TableStatus.OPEN:
         raise IllegalAction(
             # Translators: {status} is the table's status (open, paused, closing, closed).
@@ -92,7 +94,7 @@ def table_pause(*, table_id: int) -> Outcome:
 @transaction.atomic
 def table_resume(*, table_id: int) -> Outcome:
     """Open a paused table again: a held clock starts at once, a waiting deal is dealt."""
-    table = _locked(table_id)
+    table = locked_table(table_id)
     if table.status != TableStatus.PAUSED:
         raise IllegalAction(
             # Translators: {status} is the table's status (open, paused, closing, closed).
@@ -115,7 +117,7 @@ def table_close(*, table_id: int) -> Outcome:
     staked goes back (a carried Guts pot to those who paid into it, in the shares they paid;
     cardroom/tables/pot_payers.py) and the table closes; one with nobody to play closes at once.
     """
-    table = _locked(table_id)
+    table = locked_table(table_id)
     if table.status in (TableStatus.CLOSING, TableStatus.CLOSED):
         # Translators: {status} is the table's status (closing or closed).
         raise IllegalAction(words("this table is already {status}", status=_status(table)))
@@ -132,8 +134,8 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     ledger and the restored state agree again. Seats taken since then are given up, and seats
     given up since then are taken again.
     """
-    table = _locked(table_id)
-    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    table = locked_table(table_id)
+    hand = _hand_in_play(table)
     if hand is None:
         raise IllegalAction(words("there is no hand in play to void"))
     if table.rest_state is None:
@@ -233,7 +235,7 @@ def table_timers_set(*, table_id: int, timers: Mapping[str, Any]) -> dict[str, A
     value. The swap is checked anyway: the new state must dump exactly as the old one, but
     for its config. Refused while a hand is in play, and for anything but a timer.
     """
-    table = _locked(table_id)
+    table = locked_table(table_id)
     if table.status == TableStatus.CLOSED:
         raise IllegalAction(words("this table is closed"))
     current = table_timer_names(table=table)
@@ -251,7 +253,7 @@ def table_timers_set(*, table_id: int, timers: Mapping[str, Any]) -> dict[str, A
                     timers=", ".join(current),
                 )
             )
-    hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
+    hand = _hand_in_play(table)
     if hand is not None:
         raise IllegalAction(
             # Translators: {hand} is the hand's number.
@@ -286,7 +288,7 @@ def table_bots_set(*, table_id: int, bots: int) -> tuple[int, list[str]]:
     that leave. Fewer: the last bots to sit down leave (through the game, so one in a hand
     leaves when it ends). More: the clock seats them (cardroom/clock/bots.py).
     """
-    table = _locked(table_id)
+    table = locked_table(table_id)
     if table.status == TableStatus.CLOSED:
         raise IllegalAction(words("this table is closed"))
     seats = len(table.state.get("seats", ()))

@@ -4,14 +4,11 @@ htmx does, drain), and catching connections up to the table's latest version."""
 from __future__ import annotations
 
 import json
-import re
 
-from channels.testing import WebsocketCommunicator
-
-from cardroom.asgi import application
 from cardroom.models import Table
 from games.cards import DECK
-from tests.cardroom.sockets import ORIGIN, WAIT_SECONDS, Client
+from tests.cardroom import sockets
+from tests.cardroom.sockets import WAIT_SECONDS, Client
 
 
 async def caught_up(table: Table, *connections: Client | Page) -> None:
@@ -24,24 +21,16 @@ async def caught_up(table: Table, *connections: Client | Page) -> None:
         await connection.drain()
 
 
-def seen_version(connection: Client | Page) -> int:
-    if isinstance(connection, Page):
-        found = re.findall(r'data-version="(\d+)"', "".join(connection.frames))
-        return max(map(int, found), default=-1)
+def seen_version(connection: Client | sockets.Page) -> int:
+    if isinstance(connection, sockets.Page):
+        return connection.version()
     states = [frame["version"] for frame in connection.frames if frame["type"] == "state"]
     return max(states, default=-1)
 
 
-class Page:
-    """One player's table page socket: HTML fragments in, htmx form posts out."""
-
-    def __init__(self, table_id: int, token: str) -> None:
-        self.communicator = WebsocketCommunicator(
-            application,
-            f"/ws/tables/{table_id}/",
-            headers=[ORIGIN, (b"authorization", f"Bearer {token}".encode())],
-        )
-        self.frames: list[str] = []
+class Page(sockets.Page):
+    """One player's table page socket, driven frame by frame: HTML fragments in, htmx form
+    posts out."""
 
     async def connect(self) -> None:
         connected, _ = await self.communicator.connect(timeout=WAIT_SECONDS)

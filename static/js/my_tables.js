@@ -231,6 +231,7 @@
     told = stamp;
     if (channel) channel.postMessage({ type: "turn", table: Number(here), turn: turn, until: until });
     if (turnAt(here, turn, until)) render();
+    else if (turn) poll();  // just seated here: the strip does not list this table yet
   }
 
   if (channel) {

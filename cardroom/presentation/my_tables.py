@@ -6,10 +6,11 @@ table's push path. Only what the strip shows leaves here: each table's id, name,
 whether it is the player's turn and the seconds left for it. No card, stack or other player's
 data: the game's state is read only to ask its ``legal_actions`` for the player's own seat.
 
-Contract: ``turn`` is true exactly when the table's clock runs on a decision (a phase in
-``DECISION_PHASES`` with a deadline, the house not pausing the table) and the player's seat has
-a decision among its legal actions (not a control of the seat such as sitting out or leaving):
-what the table page shows as the countdown of a decision with the player's decision forms.
+Contract: ``turn`` is true exactly when the table's clock runs (the game has a deadline and the
+house has not paused or closed the table) and the player's seat has a decision among its legal
+actions (not a control of the seat such as sitting out or leaving, nor sitting down): what the
+table page shows as its countdown with a decision form of the player's (a Guts ante or declare,
+a Three Card Poker bet or Play, a Chinese Poker hand to set).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from cardroom.models import Seat, Table, TableStatus
-from cardroom.presentation import DECISION_PHASES, SEAT_CONTROLS
+from cardroom.presentation import SEAT_CONTROLS
 from cardroom.tables.engines import engine_for
 
 __all__ = ["TILES", "MyTable", "my_tables", "tables_json"]
@@ -103,7 +104,7 @@ def _seconds_for_decision(table: Table, number: int, moment: float) -> int | Non
     game = engine_for(table.game).game
     state = game.load(table.state)
     deadline = game.deadline(state)
-    if deadline is None or game.view(state, None).get("phase") not in DECISION_PHASES:
+    if deadline is None:
         return None
     legal = game.legal_actions(state, number)
     if not any(action.get("kind") not in NOT_DECISIONS for action in legal):

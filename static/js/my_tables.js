@@ -219,11 +219,11 @@
   }
 
   // A table page: whether a decision of this player's is awaited here, as its fragments show
-  // it (the countdown of a decision, and a decision form of theirs), told to the other pages.
+  // it (a running countdown, and a decision form of theirs), told to the other pages.
   var told = "";
   function tell() {
     if (!here) return;
-    var ring = document.querySelector("#table-status svg.countdown[data-decision='true']");
+    var ring = document.querySelector("#table-status svg.countdown[data-deadline]");
     var turn = Boolean(ring && document.querySelector(DECISIONS));
     var until = turn ? Date.parse(ring.dataset.deadline) || null : null;
     var stamp = turn + ":" + until;

@@ -99,6 +99,26 @@ def test_the_turn_is_true_exactly_while_a_decision_of_the_players_is_awaited(mak
     assert [row.turn for row in my_tables(ben)] == [True]
 
 
+def test_the_turn_at_the_other_games_tables(make_player):
+    ann, ben = make_player("ann"), make_player("ben")
+    bets = table_create(game="three_card_poker", preset="standard", options={}, name="Bets")
+    rows = table_create(game="chinese_poker", preset="unit-1", options={}, name="Rows")
+    for table in (bets, rows):
+        seat_at(table, ann, ben)
+    # Three Card Poker: bets are called at once; a bet placed ends the player's turn there.
+    assert [(row.name, row.turn) for row in my_tables(ann)] == [("Bets", True), ("Rows", False)]
+    table_act(table_id=bets.pk, user=ann, action={"kind": "bet", "ante": 500, "pair_plus": 0})
+    assert [row.turn for row in my_tables(ann)] == [False, False]
+    assert [row.turn for row in my_tables(ben)] == [True, False]
+    # Chinese Poker: after the pause, each player sets a hand; surrendering it ends the turn.
+    run_clock(rows)
+    assert rows.state["phase"] == "setting"
+    assert [row.turn for row in my_tables(ann)] == [False, True]
+    table_act(table_id=rows.pk, user=ann, action={"kind": "surrender"})
+    assert [row.turn for row in my_tables(ann)] == [False, False]
+    assert [row.turn for row in my_tables(ben)] == [True, True]
+
+
 def test_a_paused_table_awaits_nobody(make_player):
     from cardroom.models import TableStatus
 

@@ -52,7 +52,7 @@ def page_context(
     page's socket draws every push in memory."""
     table = table_from(snapshot)
     context = describe_table(state)
-    _top_up_within(context.get("seat_controls", []), bankroll_cents)
+    _top_up_within(context, bankroll_cents)
     recent = [_in_words(hand) for hand in snapshot.get("recent", [])]
     shown = shown_result(context, recent, snapshot.get("commitment"))
     if shown is not None:
@@ -75,20 +75,23 @@ def page_context(
     return context
 
 
-def _top_up_within(buttons: list[Any], bankroll_cents: int) -> None:
+def _top_up_within(context: dict[str, Any], bankroll_cents: int) -> None:
     """The top-up form's most: the table's room under its largest stack (the game's ``max``,
     when it has one) and never more than the viewer's bankroll, whence the chips come (the
-    ledger refuses more). The least is a cent, as the games take any amount above $0.00."""
-    for button in buttons:
+    ledger refuses more). The least is a cent, as the games take any amount above $0.00. With
+    nothing that could be added (an empty bankroll), no form."""
+    for button in context.get("seat_controls", []):
         field = button.amount_input
         if button.kind != "top_up" or field is None:
             continue
         room = field.get("max")
         most = bankroll_cents if room is None else min(room, bankroll_cents)
         least = field.get("min") or 1
-        field.update(
-            min=least, max=most, min_text=format_cents(least), max_text=format_cents(max(most, 0))
-        )
+        if most < least:
+            for name in ("seat_controls", "buttons"):
+                context[name] = [other for other in context[name] if other is not button]
+            continue
+        field.update(min=least, max=most, min_text=format_cents(least), max_text=format_cents(most))
 
 
 #: The kind of transfer that is a pot won (its phrases lead the log's line).

@@ -13,10 +13,11 @@ from django.template.loader import render_to_string
 from cardroom.models import Hand, Table
 from cardroom.presentation import describe_table
 from cardroom.presentation.house_rules import house_rules
-from cardroom.presentation.pages import table_page_context
+from cardroom.presentation.pages import page_context, table_page_context
 from cardroom.tables.control import hand_void
 from cardroom.tables.engines import PACKAGES, engine_for
 from cardroom.tables.runtime import table_act, table_create
+from cardroom.tables.snapshots import snapshot_from_db, state_frame
 from tests.cardroom.driving import play_to_declare, run_clock
 
 pytestmark = pytest.mark.django_db
@@ -168,6 +169,11 @@ def test_the_top_up_form_is_capped_by_the_bankroll(make_player):
     html = render_to_string("cardroom/partials/_action.html", {"button": top_up})
     most = top_up.amount_input["max_text"]
     assert f"min $0.01, max {most}" in html and most.startswith("$")
+    # Nothing left to add from: no form that could only be refused.
+    snapshot = snapshot_from_db(table)
+    frame = state_frame(snapshot, ann.pk)
+    context = page_context(snapshot=snapshot, state=frame, bankroll_cents=0, oob=False)
+    assert "top_up" not in [b.kind for b in context["seat_controls"] + context["buttons"]]
 
 
 def _tables() -> list[tuple[str, str]]:

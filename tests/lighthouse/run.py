@@ -9,7 +9,7 @@ clock (so the hand is in play throughout), starts daphne on loopback with the in
 (the demo's bots play on at their tables), logs alice and bob in through the login form, and
 runs Lighthouse (npm; its Node API, in ``measure.mjs``) on
 Debian's Chromium for each page and form factor: the lobby (alice), the table as the player (alice)
-and as a spectator (bob). The session cookie reaches Lighthouse in ``--extra-headers``.
+and as a spectator (bob). Each run's user's cookies are set in the browser before it.
 
 It prints a table of the scores and, under it, each audit that failed, with a few of the
 elements it names; it writes each page's full report to ``--out`` (``test-artifacts/lighthouse/`` by
@@ -77,6 +77,12 @@ class Result:
 def summarize(page: str, form_factor: str, report: dict[str, Any]) -> Result:
     """The scores of a Lighthouse JSON report and its failed audits that carry weight, each as
     {category, id, title, impact (axe-core's, for accessibility), items: a few elements}."""
+    if report["finalDisplayedUrl"] != report["requestedUrl"]:
+        # Measuring the login page instead would pass for the wrong reason.
+        raise RuntimeError(
+            f"{page} ({form_factor}): {report['requestedUrl']} led to "
+            f"{report['finalDisplayedUrl']}: the login did not hold"
+        )
     scores: dict[str, int] = {}
     failed: list[dict[str, Any]] = []
     for key in CATEGORIES:
@@ -169,7 +175,7 @@ def _devtools_port(process: subprocess.Popen[bytes]) -> int:
     raise RuntimeError(f"chromium did not start: {''.join(lines)[-2000:]}")
 
 
-def run_lighthouse(port: int, runs: list[dict[str, str]]) -> None:
+def run_lighthouse(port: int, runs: list[dict[str, Any]]) -> None:
     """tests/lighthouse/measure.mjs over the Chromium on ``port``: each run's JSON report is
     written to its ``out``."""
     plan = {"port": port, "categories": list(CATEGORIES), "runs": runs}
@@ -181,8 +187,8 @@ def run_lighthouse(port: int, runs: list[dict[str, str]]) -> None:
         raise RuntimeError(f"lighthouse failed: {(done.stderr or done.stdout)[-3000:]}")
 
 
-def log_in(url: str, name: str, password: str) -> str:
-    """The Cookie header of ``name`` logged in through the login form."""
+def log_in(url: str, name: str, password: str) -> list[dict[str, str]]:
+    """The cookies of ``name`` logged in through the login form."""
     jar = CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     with opener.open(f"{url}/accounts/login/", timeout=10) as response:
@@ -196,10 +202,10 @@ def log_in(url: str, name: str, password: str) -> str:
     )
     with opener.open(request, timeout=10) as response:
         response.read()
-    cookies = {cookie.name: cookie.value for cookie in jar}
-    if "sessionid" not in cookies:
+    cookies = [{"name": cookie.name, "value": cookie.value} for cookie in jar]
+    if not any(cookie["name"] == "sessionid" for cookie in cookies):
         raise RuntimeError(f"{name} could not log in")
-    return "; ".join(f"{key}={value}" for key, value in cookies.items())
+    return cookies
 
 
 def prepare_database(folder: Path) -> int:
@@ -256,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
                 ("table-spectator", f"/tables/{table}/", SPECTATOR),
             ]
             runs = [
-                {"page": page, "url": f"{url}{path}", "cookie": cookies[name],
+                {"page": page, "url": f"{url}{path}", "cookies": cookies[name],
                  "formFactor": form_factor, "out": str(args.out / f"{page}-{form_factor}.json")}
                 for page, path, name in pages
                 for form_factor in FORM_FACTORS

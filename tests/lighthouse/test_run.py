@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.lighthouse.run import summarize
 
+LOBBY = "http://127.0.0.1:8000/lobby/"
 
-def _report(accessibility: float, target_size: float, impact: str) -> dict[str, Any]:
+
+def _report(
+    accessibility: float, target_size: float, impact: str, final: str = LOBBY
+) -> dict[str, Any]:
     node = {"type": "node", "selector": "td > a", "snippet": '<a href="/tables/3/">'}
     return {
+        "requestedUrl": LOBBY,
+        "finalDisplayedUrl": final,
         "categories": {
             "accessibility": {
                 "score": accessibility,
@@ -52,3 +60,8 @@ def test_a_score_below_the_floor_or_a_serious_violation_fails() -> None:
     # 96 clears the floor, but axe-core rates the failed audit serious.
     assert not summarize("lobby", "mobile", _report(0.96, 0, "serious")).passes(95)
     assert summarize("lobby", "mobile", _report(0.96, 0, "moderate")).passes(95)
+
+
+def test_a_page_that_sent_the_browser_to_the_login_is_not_scored() -> None:
+    with pytest.raises(RuntimeError, match="the login did not hold"):
+        summarize("lobby", "mobile", _report(1, 1, "", final=LOBBY + "../accounts/login/"))

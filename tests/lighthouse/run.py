@@ -208,6 +208,19 @@ def log_in(url: str, name: str, password: str) -> list[dict[str, str]]:
     return cookies
 
 
+def check_the_hand_is_in_play(url: str, cookies: dict[str, list[dict[str, str]]]) -> None:
+    """The table page draws alice's cards (``data-card``) and none for bob, the spectator: the
+    pages measured are the ones meant."""
+    drawn = {}
+    for name in (PLAYER, SPECTATOR):
+        header = "; ".join(f"{cookie['name']}={cookie['value']}" for cookie in cookies[name])
+        request = urllib.request.Request(url, headers={"Cookie": header})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            drawn[name] = response.read().decode().count("data-card=")
+    if not drawn[PLAYER] or drawn[SPECTATOR]:
+        raise RuntimeError(f"the table at {url} is not a hand in play for {PLAYER}: {drawn}")
+
+
 def prepare_database(folder: Path) -> int:
     """A fresh SQLite database with the demo and a Survivor table where alice and carol hold
     cards, asked to declare, on a ten-minute clock (so the hand is still in play while every
@@ -256,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         results: list[Result] = []
         with live_server("lighthouse") as url:
             cookies = {name: log_in(url, name, DEMO_PASSWORD) for name in (PLAYER, SPECTATOR)}
+            check_the_hand_is_in_play(f"{url}/tables/{table}/", cookies)
             pages = [
                 ("lobby", "/lobby/", PLAYER),
                 ("table-player", f"/tables/{table}/", PLAYER),

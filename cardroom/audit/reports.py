@@ -151,7 +151,8 @@ def rake_transfers(*, start: date, end: date) -> QuerySet[Transfer]:
 
 def _income(*, start: date, end: date) -> QuerySet[Transfer]:
     """Every transfer that made or cost the house money between the two days, each with its
-    part of every figure (``cents``, ``fee``, ``house``), for the database to sum."""
+    part of every figure (``part_cents``, ``part_fee``, ``part_house``), for the database to
+    sum."""
     first, after = _bounds(start, end)
     # A void reverses a transfer under the key "void:<its id>" (cardroom/tables/control.py):
     # giving back a hand fee lowers the fees, giving back rake the rake.
@@ -163,11 +164,10 @@ def _income(*, start: date, end: date) -> QuerySet[Transfer]:
     return Transfer.objects.filter(
         _TOUCHES_RAKE | _HOUSE_WON | _HOUSE_PAID, created__gte=first, created__lt=after
     ).annotate(
-        day=TruncDate("created", tzinfo=timezone.get_current_timezone()),
         part_cents=_signed(_INTO_RAKE, _OUT_OF_RAKE),
         part_fee=_signed(
             _INTO_RAKE & Q(kind=TransferKind.FEE),
-            _OUT_OF_RAKE & Q(kind=TransferKind.VOID) & fee_given_back,
+            _OUT_OF_RAKE & Q(kind=TransferKind.VOID) & Q(fee_given_back),
         ),
         part_house=_signed(_HOUSE_WON, _HOUSE_PAID),
     )
@@ -203,6 +203,7 @@ def rake_report(*, start: date, end: date) -> RakeReport:
     zero = Value(0, output_field=BigIntegerField())
     grouped = list(
         _income(start=start, end=end)
+        .annotate(day=TruncDate("created", tzinfo=timezone.get_current_timezone()))
         .values("day", "table_id")
         .annotate(
             sum_cents=Coalesce(Sum("part_cents"), zero),

@@ -42,7 +42,6 @@ __all__ = [
     "hand_transfers",
     "rake_chart",
     "rake_report",
-    "rake_transfers",
 ]
 
 #: The longest range a report covers: ten years of days is still a small page of sums.
@@ -130,22 +129,6 @@ def _signed(into: Q, out_of: Q) -> Case:
         When(out_of, then=-F("amount")),
         default=Value(0),
         output_field=BigIntegerField(),
-    )
-
-
-def rake_transfers(*, start: date, end: date) -> QuerySet[Transfer]:
-    """Every transfer into or out of the house rake between the two days, both included.
-
-    Out of the rake means a void giving a hand's fee back; it counts negative, so the report
-    is the rake the house kept.
-    """
-    first, after = _bounds(start, end)
-    return Transfer.objects.filter(_TOUCHES_RAKE, created__gte=first, created__lt=after).annotate(
-        signed=Case(
-            When(source__kind=AccountKind.RAKE, then=-F("amount")),
-            default=F("amount"),
-            output_field=BigIntegerField(),
-        )
     )
 
 
@@ -260,12 +243,29 @@ def rake_report(*, start: date, end: date) -> RakeReport:
     )
 
 
+def _parts(transfers: list[Transfer]) -> tuple[int, int]:
+    """The rake (and fees) and the house result of some transfers, read with their accounts."""
+    rake = house = 0
+    for t in transfers:
+        rake += t.amount * (
+            (t.target.kind == AccountKind.RAKE) - (t.source.kind == AccountKind.RAKE)
+        )
+        if t.source.kind in _PLAYERS and t.target.kind == AccountKind.HOUSE:
+            house += t.amount
+        elif t.source.kind == AccountKind.HOUSE and t.target.kind in _PLAYERS:
+            house -= t.amount
+    return rake, house
+
+
 def hand_transfers(*, day: date, table_id: int | None) -> list[dict[str, Any]]:
-    """The drill-down of one row: the hands that paid rake that day at that table, each with
-    every transfer it made (rake and the rest), in order."""
-    rake = rake_transfers(start=day, end=day)
-    rake = rake.filter(table_id=table_id) if table_id is not None else rake.filter(table_id=None)
-    hand_ids = sorted({pk for pk in rake.values_list("hand_id", flat=True) if pk is not None})
+    """The drill-down of one row: the hands that paid rake or fees, or played against the
+    house, that day at that table, each with every transfer it made, in order, its ``rake``
+    (rake and fees) and its ``house`` result."""
+    income = _income(start=day, end=day)
+    income = (
+        income.filter(table_id=table_id) if table_id is not None else income.filter(table_id=None)
+    )
+    hand_ids = sorted({pk for pk in income.values_list("hand_id", flat=True) if pk is not None})
     hands = {hand.pk: hand for hand in Hand.objects.filter(pk__in=hand_ids)}
     moved = (
         Transfer.objects.filter(hand_id__in=hand_ids)
@@ -279,18 +279,22 @@ def hand_transfers(*, day: date, table_id: int | None) -> list[dict[str, Any]]:
     result = []
     for pk in hand_ids:
         transfers = by_hand.get(pk, [])
-        rake_cents = sum(
-            t.amount if t.target.kind == AccountKind.RAKE else -t.amount
-            for t in transfers
-            if AccountKind.RAKE in (t.target.kind, t.source.kind)
-        )
+        rake, house = _parts(transfers)
         result.append(
-            {"hand_id": pk, "hand": hands.get(pk), "rake": rake_cents, "transfers": transfers}
+            {
+                "hand_id": pk,
+                "hand": hands.get(pk),
+                "rake": rake,
+                "house": house,
+                "transfers": transfers,
+            }
         )
-    loose = list(rake.filter(hand_id=None).select_related("source", "target").order_by("id"))
+    loose = list(income.filter(hand_id=None).select_related("source", "target").order_by("id"))
     if loose:
-        rake_cents = sum(t.amount for t in loose)
-        result.append({"hand_id": None, "hand": None, "rake": rake_cents, "transfers": loose})
+        rake, house = _parts(loose)
+        result.append(
+            {"hand_id": None, "hand": None, "rake": rake, "house": house, "transfers": loose}
+        )
     return result
 
 

@@ -160,5 +160,11 @@ def rake_hands(request: HttpRequest) -> HttpResponse:
         # Translators: %(day)s is a date written YYYY-MM-DD.
         title = _("Rake on %(day)s: no table") % {"day": day}
     context = _context(request, title)
-    context.update(day=day, table=table, hands=hands, total=sum(h["rake"] for h in hands))
+    context.update(
+        day=day,
+        table=table,
+        hands=hands,
+        total=sum(h["rake"] for h in hands),
+        house=sum(h["house"] for h in hands),
+    )
     return TemplateResponse(request, "admin/cardroom/rake_hands.html", context)

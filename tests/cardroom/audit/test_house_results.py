@@ -17,7 +17,7 @@ from django.urls import reverse
 from accounts.ledger import account_for, cashier_account, ledger_transfer
 from accounts.models import Account, AccountKind, Transfer
 from cardroom.audit.reports import rake_chart, rake_report
-from cardroom.models import Seat, Table
+from cardroom.models import Hand, Seat, Table
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 from games.cards import parse_cards
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
@@ -260,3 +260,15 @@ def test_the_page_shows_the_house_result_beside_the_rake_with_its_explanation(
     assert re.findall(r'<td class="num">([^<]*)</td>', row[0]) == [
         "0", "0", "$0.00", "$0.00", "$4.00", "$4.00"
     ]  # fmt: skip
+
+
+def test_the_drill_down_lists_the_hands_played_against_the_house(as_user, auditor, played):
+    tcp, _, _ = played
+    url = reverse("audit-rake-hands") + f"?day=2026-11-21&table={tcp.pk}"
+    page = as_user(auditor).get(url).content.decode()
+    assert '<strong id="drill-total">$0.00</strong> from 1 hand.' in page
+    assert '<strong id="drill-house">$4.00</strong>' in page
+    hand = Hand.objects.get(table=tcp, number=2)
+    assert reverse("admin:cardroom_hand_change", args=[hand.pk]) in page
+    for transfer in Transfer.objects.filter(hand_id=hand.pk):
+        assert f"<td>{transfer.pk}</td>" in page

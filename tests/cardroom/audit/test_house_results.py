@@ -13,13 +13,16 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.ledger import account_for, cashier_account, ledger_transfer
 from accounts.models import Account, AccountKind, Transfer
 from cardroom.audit.reports import rake_chart, rake_report
 from cardroom.models import Hand, Seat, Table
+from cardroom.tables.control import hand_void
 from cardroom.tables.runtime import table_act, table_create, table_timeout
 from games.cards import parse_cards
+from tests.cardroom.driving import run_clock
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
 from tests.games.three_card_poker.helpers import deck_for
 
@@ -258,7 +261,7 @@ def test_the_page_shows_the_house_result_beside_the_rake_with_its_explanation(
     )
     assert row is not None
     assert re.findall(r'<td class="num">([^<]*)</td>', row[0]) == [
-        "0", "0", "$0.00", "$0.00", "$4.00", "$4.00"
+        "0", "0", "$0.00", "$0.00", "$0.00", "$4.00", "$4.00"
     ]  # fmt: skip
 
 
@@ -272,3 +275,21 @@ def test_the_drill_down_lists_the_hands_played_against_the_house(as_user, audito
     assert reverse("admin:cardroom_hand_change", args=[hand.pk]) in page
     for transfer in Transfer.objects.filter(hand_id=hand.pk):
         assert f"<td>{transfer.pk}</td>" in page
+
+
+def test_hand_fees_an_operator_voided_leave_the_fees_not_the_rake(make_player):
+    table = table_create(game="chinese_poker", preset="unit-1", options={}, name="CP")
+    for name in ("ann", "ben"):
+        table_act(
+            table_id=table.pk, user=make_player(name), action={"kind": "sit", "buy_in": 10_000}
+        )
+    for _ in range(3):  # the clock deals the first hand
+        if Hand.objects.filter(table=table).exists():
+            break
+        run_clock(table)
+        table.refresh_from_db()
+    today = timezone.localdate()
+    taken = rake_report(start=today, end=today).totals
+    assert (taken["cents"], taken["fees"], taken["rake"], taken["house"]) == (40, 40, 0, 0)
+    hand_void(table_id=table.pk, reason="wrong deck")
+    assert rake_report(start=today, end=today).totals == dict.fromkeys(taken, 0)

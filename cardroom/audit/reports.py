@@ -18,18 +18,15 @@ from typing import Any
 from django.db.models import (
     BigIntegerField,
     Case,
-    CharField,
     Count,
-    Exists,
     F,
-    OuterRef,
     Q,
     QuerySet,
     Sum,
     Value,
     When,
 )
-from django.db.models.functions import Cast, Coalesce, Concat, TruncDate
+from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -137,20 +134,15 @@ def _income(*, start: date, end: date) -> QuerySet[Transfer]:
     part of every figure (``part_cents``, ``part_fee``, ``part_house``), for the database to
     sum."""
     first, after = _bounds(start, end)
-    # A void reverses a transfer under the key "void:<its id>" (cardroom/tables/control.py):
-    # giving back a hand fee lowers the fees, giving back rake the rake.
-    fee_given_back = Exists(
-        Transfer.objects.annotate(
-            void_key=Concat(Value("void:"), Cast("id", CharField()), output_field=CharField())
-        ).filter(void_key=OuterRef("idempotency_key"), kind=TransferKind.FEE)
-    )
     return Transfer.objects.filter(
         _TOUCHES_RAKE | _HOUSE_WON | _HOUSE_PAID, created__gte=first, created__lt=after
     ).annotate(
         part_cents=_signed(_INTO_RAKE, _OUT_OF_RAKE),
         part_fee=_signed(
             _INTO_RAKE & Q(kind=TransferKind.FEE),
-            _OUT_OF_RAKE & Q(kind=TransferKind.VOID) & Q(fee_given_back),
+            # A player pays a hand fee from their stack; rake is taken from the pot. So a
+            # void (cardroom/tables/control.py) gives a fee back to a stack, rake to the pot.
+            _OUT_OF_RAKE & Q(kind=TransferKind.VOID, target__kind__in=_PLAYERS),
         ),
         part_house=_signed(_HOUSE_WON, _HOUSE_PAID),
     )

@@ -82,10 +82,11 @@ def players_net(table: Table) -> int:
     return total
 
 
-def to_rake(amount: int, *, table: Table, kind: str, key: str) -> Transfer:
-    """Rake or a hand fee at a table (from the cashier: the report reads only the rake side)."""
+def to_rake(amount: int, *, table: Table, kind: str, key: str, source=None) -> Transfer:
+    """Rake or a hand fee at a table (from the cashier unless said: the report reads the
+    rake's side, and where a void gives a fee back)."""
     return ledger_transfer(
-        source=cashier_account(),
+        source=source or cashier_account(),
         target=account_for(kind=AccountKind.RAKE, table_id=table.pk),
         amount=amount,
         kind=kind,
@@ -126,7 +127,17 @@ def played(make_player, monkeypatch):
         "Kd 9h 3s",
     )
     to_rake(9, table=guts, kind="rake", key="rake-1")
-    fee = to_rake(20, table=chinese, kind="fee", key="fee-1")
+    # Ann pays a hand fee from her stack; a void gives it back there.
+    stack = account_for(kind=AccountKind.STACK, user=ann, table_id=chinese.pk)
+    ledger_transfer(
+        source=cashier_account(),
+        target=stack,
+        amount=1_000,
+        kind="buy_in",
+        idempotency_key="cp-stack",
+        table_id=chinese.pk,
+    )
+    fee = to_rake(20, table=chinese, kind="fee", key="fee-1", source=stack)
     given_back(fee)
     to_rake(20, table=chinese, kind="fee", key="fee-2")
     clock.now = START + timedelta(hours=1)

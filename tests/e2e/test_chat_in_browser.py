@@ -1,0 +1,87 @@
+"""The table chat, typed in Chromium: two players read each other's lines; after one mutes the
+other, the muted player's new lines are hidden from the muter and still shown to a third."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.services import user_create
+from cardroom.tables.runtime import table_create
+from tests.e2e.players import PASSWORD, WAIT_MS, enter_table, sit
+from tests.live import live_server
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+TABLE = "E2E Chat"
+
+
+def say(page, text: str) -> None:
+    page.fill("#chat-text", text)
+    page.press("#chat-text", "Enter")
+
+
+def lines(page) -> list[str]:
+    return page.locator("#chat-lines .chat-text").all_inner_texts()
+
+
+def test_players_chat_and_a_mute_hides_lines_from_the_muter_only(browser):
+    table_create(
+        game="guts",
+        preset="survivor",
+        # Long timers: nobody acts, so the hand waits while the players talk.
+        options={"ante": 100, "seats": 6, "decision_seconds": 60, "showdown_seconds": 60},
+        name=TABLE,
+    )
+    for name in ("ann", "ben", "vic"):
+        user_create(username=name, password=PASSWORD)
+    with live_server("e2e-chat") as url:
+        ann, ben, vic = (enter_table(browser, url, name, TABLE) for name in ("ann", "ben", "vic"))
+        sit(ann)
+        sit(ben)
+
+        hostile = "<b>hi</b> ben"
+        say(ann.page, hostile)
+        for player in (ann, ben, vic):
+            player.page.wait_for_selector(f"#chat-lines li:has-text('{hostile}')", timeout=WAIT_MS)
+        assert ann.page.input_value("#chat-text") == ""  # emptied for the next line
+        assert ben.page.locator("#chat-lines b").count() == 0  # text, not markup
+        # Typing in the chat presses no action's shortcut ("a" would ante, "o" declare Out).
+        say(ben.page, "a o i")
+        ann.page.wait_for_selector("#chat-lines li:has-text('a o i')", timeout=WAIT_MS)
+        assert lines(ann.page) == [hostile, "a o i"]
+
+        # A spectator's line is refused in words, in the chat's notice.
+        say(vic.page, "let me play")
+        vic.page.wait_for_selector("#chat-notice:has-text('seated')", timeout=WAIT_MS)
+
+        # Ann mutes Ben: his lines go from her panel, his next line never reaches her.
+        ann.page.click("#chat-lines li:has-text('a o i') .chat-mute button")
+        ann.page.wait_for_selector("#chat-muted:has-text('ben')", timeout=WAIT_MS)
+        assert lines(ann.page) == [hostile]
+        say(ben.page, "can you hear me")
+        vic.page.wait_for_selector("#chat-lines li:has-text('can you hear me')", timeout=WAIT_MS)
+        ben.page.wait_for_selector("#chat-lines li:has-text('can you hear me')", timeout=WAIT_MS)
+        say(ann.page, "quiet now")
+        ann.page.wait_for_selector("#chat-lines li:has-text('quiet now')", timeout=WAIT_MS)
+        assert lines(ann.page) == [hostile, "quiet now"]  # Ben's line came before hers
+        assert ann.page.locator("#chat-lines .chat-from").all_inner_texts() == ["ann", "ann"]
+        # A reload keeps the mute, in the history too.
+        ann.page.reload()
+        ann.page.wait_for_selector("#connection.ok", timeout=WAIT_MS)
+        assert lines(ann.page) == [hostile, "quiet now"]
+
+        # The panel hides and stays hidden across a reload; the dealer's tab is a click away.
+        ann.page.click("#chat-toggle")
+        assert not ann.page.is_visible("#chat-lines")
+        ann.page.reload()
+        ann.page.wait_for_selector("#connection.ok", timeout=WAIT_MS)
+        assert not ann.page.is_visible("#chat-lines")
+        ann.page.click("#chat-toggle")
+        ann.page.click("#chat-tab-dealer")
+        assert ann.page.is_visible("#chat-pane-dealer")
+        assert not ann.page.is_visible("#chat-pane-chat")
+
+        # Unmuted, Ben is heard again.
+        ann.page.click("#chat-tab-chat")
+        ann.page.click("#chat-muted button")
+        ann.page.wait_for_selector("#chat-lines li:has-text('can you hear me')", timeout=WAIT_MS)

@@ -8,7 +8,7 @@ from accounts.services import user_create
 from cardroom.models import Table
 from cardroom.realtime.auth import token_create
 from cardroom.tables.runtime import table_act
-from tests.cardroom.sockets import Client, Page
+from tests.cardroom.sockets import WAIT_SECONDS, Client, Page
 
 
 async def player(name: str, *, display_name: str = ""):
@@ -50,3 +50,22 @@ async def say(client: Client, text, **extra) -> dict:
 
 def of_type(client: Client, kind: str) -> list[dict]:
     return [frame for frame in client.frames if frame["type"] == kind]
+
+
+async def page_until(opened: Page, text: str) -> str:
+    """The first fragment the page got that holds ``text``, waiting for it if need be (a
+    moment's quiet is no proof on a loaded machine)."""
+    while True:
+        for frame in opened.frames:
+            if text in frame:
+                return frame
+        opened.frames.append(await opened.communicator.receive_from(timeout=WAIT_SECONDS))
+
+
+async def heard(client: Client, text: str) -> dict:
+    """The ``chat`` frame of ``text`` on this socket, waiting for it if need be."""
+    while True:
+        for frame in client.frames:
+            if frame["type"] == "chat" and frame["text"] == text:
+                return frame
+        await client.receive()

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from cardroom.chat import HISTORY_LINES, RATE_LINES
 from cardroom.models import ChatBan, ChatLine, ChatMute, Table
-from tests.cardroom.chat.talk import api, of_type, player, say, sit
+from tests.cardroom.chat.talk import api, heard, of_type, player, say, sit
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -33,8 +33,8 @@ async def test_two_players_and_a_spectator_read_each_others_lines(table: Table):
 
     said = await say(ann_socket, "  good luck all  ", id="c1")
     assert said["type"] == "chat"
-    await ben_socket.drain()
-    await cat_socket.drain()
+    await heard(ben_socket, "good luck all")
+    await heard(cat_socket, "good luck all")
     for socket in (ann_socket, ben_socket, cat_socket):
         (line,) = of_type(socket, "chat")
         assert line["from"] == "ann"
@@ -43,7 +43,7 @@ async def test_two_players_and_a_spectator_read_each_others_lines(table: Table):
         assert moment.utcoffset() == timedelta(0)
         assert "user_id" not in line
     await say(ben_socket, "thanks")
-    await ann_socket.drain()
+    await heard(ann_socket, "thanks")
     assert [f["text"] for f in of_type(ann_socket, "chat")] == ["good luck all", "thanks"]
     stored = await sync_to_async(list)(ChatLine.objects.order_by("at").values("name", "text"))
     assert stored == [{"name": "ann", "text": "good luck all"}, {"name": "ben", "text": "thanks"}]
@@ -73,9 +73,11 @@ async def test_a_spectator_is_refused_in_words_and_nothing_is_stored(table: Tabl
     assert refusal["code"] == "refused"
     assert refusal["id"] == 7
     assert "seated" in refusal["message"]
-    await ann_socket.drain()
-    assert not of_type(ann_socket, "chat")
-    assert not await ChatLine.objects.aexists()
+    await sit(table, cat)  # seated now: cat's next line is the first anyone reads
+    await say(cat_socket, "seated now")
+    await heard(ann_socket, "seated now")
+    assert [f["text"] for f in of_type(ann_socket, "chat")] == ["seated now"]
+    assert await ChatLine.objects.acount() == 1
     await ann_socket.close()
     await cat_socket.close()
 
@@ -101,9 +103,10 @@ async def test_bad_lines_are_refused_with_bad_chat(table: Table, text, words):
     assert refusal["type"] == "error"
     assert refusal["code"] == "bad_chat"
     assert words in refusal["message"]
-    await ben_socket.drain()
-    assert not of_type(ben_socket, "chat")
     assert not await ChatLine.objects.aexists()
+    await say(ann_socket, "a good one")
+    await heard(ben_socket, "a good one")
+    assert [f["text"] for f in of_type(ben_socket, "chat")] == ["a good one"]
     await ann_socket.close()
     await ben_socket.close()
 
@@ -153,10 +156,9 @@ async def test_a_mute_hides_the_muted_players_lines_from_the_muter_only(table: T
     assert await ChatMute.objects.filter(muter=cat, muted=ann).aexists()
 
     await say(ann_socket, "after the mute")
-    await say(ben_socket, "ben speaks")
-    await ben_socket.drain()
-    await cat_socket.drain()
-    assert "after the mute" in [f["text"] for f in of_type(ben_socket, "chat")]
+    await heard(ben_socket, "after the mute")
+    await say(ben_socket, "ben speaks")  # said after Ann's line, so it comes after it
+    await heard(cat_socket, "ben speaks")
     cat_read = [f["text"] for f in of_type(cat_socket, "chat")]
     assert cat_read == ["ben speaks"]
 
@@ -166,11 +168,12 @@ async def test_a_mute_hides_the_muted_players_lines_from_the_muter_only(table: T
     assert [line["text"] for line in opening["lines"]] == ["ben speaks"]
 
     await cat_socket.send({"type": "chat_unmute", "player": "ann"})
-    await cat_socket.drain()
-    await second.drain()
+    for socket in (cat_socket, second):  # each reads its mutes again: a fresh history
+        while len(of_type(socket, "chat_history")) < 2:
+            await socket.receive()
     await say(ann_socket, "heard again")
-    await cat_socket.drain()
-    await second.drain()
+    await heard(cat_socket, "heard again")
+    await heard(second, "heard again")
     assert [f["text"] for f in of_type(cat_socket, "chat")][-1] == "heard again"
     assert [f["text"] for f in of_type(second, "chat")] == ["heard again"]
     for socket in (ann_socket, ben_socket, cat_socket, second):

@@ -14,7 +14,7 @@ from django.test import Client as WebClient
 from django.urls import reverse
 
 from cardroom.models import ChatLine, Table
-from tests.cardroom.chat.talk import api, of_type, page, player, say, sit
+from tests.cardroom.chat.talk import api, heard, of_type, page, page_until, player, say, sit
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -50,8 +50,8 @@ async def test_hostile_lines_are_raw_in_json_and_escaped_in_html(table: Table):
         assert line["type"] == "chat", line
         # Aged past the rate's window, so six lines in a row are let through.
         await ChatLine.objects.all().aupdate(at=F("at") - timedelta(seconds=11))
-    await ben_socket.drain()
-    await cat_page.settle()
+    await heard(ben_socket, HOSTILE[-1])
+    await page_until(cat_page, HOSTILE[-1])
     # JSON: the raw text as a JSON string, exactly as said.
     assert [frame["text"] for frame in of_type(ben_socket, "chat")] == HOSTILE
     for frame in ben_socket.frames:
@@ -90,12 +90,10 @@ async def test_direction_overrides_and_control_characters_are_refused_everywhere
     # A NUL is refused before the chat reads the frame: no database column takes it.
     await ann_page.submit(type="chat", text="nul\x00")
     assert "NUL" in ann_page.frames[-1]
-    await ben_socket.drain()
-    assert not of_type(ben_socket, "chat")
     assert not await ChatLine.objects.aexists()
     # A good line from the page clears the chat's notice and reaches the other socket.
     await ann_page.submit(type="chat", text="fine now")
-    await ben_socket.drain()
+    await heard(ben_socket, "fine now")
     assert [f["text"] for f in of_type(ben_socket, "chat")] == ["fine now"]
     assert '<p class="chat-notice" id="chat-notice" role="alert" hx-swap-oob="true"></p>' in (
         "".join(ann_page.frames)

@@ -10,7 +10,8 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts.services import user_create
 from cardroom.models import ChatLine, OperatorAction, OperatorActionKind
-from cardroom.tables.runtime import table_create
+from cardroom.tables.runtime import table_act, table_create
+from tests.cardroom.driving import play_to_declare, run_clock
 from tests.conftest import totp_code
 from tests.e2e.accessibility import PHONE, overflow, serious_violations
 from tests.e2e.players import PASSWORD, WAIT_MS, enter_table, sit
@@ -139,3 +140,26 @@ def test_an_operator_reads_the_chat_log_and_mutes_a_player_room_wide(browser):
             (OperatorActionKind.CHAT_BAN, "spam"),
             (OperatorActionKind.CHAT_UNBAN, "a mistake"),
         ]
+
+
+def test_the_dealer_tab_repeats_the_results_of_the_hands(browser):
+    table = table_create(game="guts", preset="survivor", options={"ante": 100}, name=TABLE)
+    ann, ben = (user_create(username=name, password=PASSWORD) for name in ("ann", "ben"))
+    user_create(username="vic", password=PASSWORD)
+    for user in (ann, ben):
+        table_act(table_id=table.pk, user=user, action={"kind": "sit", "buy_in": 20_000})
+    play_to_declare(table, [ann, ben])
+    run_clock(table)  # nobody declares: the hand ends
+    with live_server("e2e-chat-dealer") as url:
+        vic = enter_table(browser, url, "vic", TABLE).page
+        results = vic.locator("#log ol li:not(.empty)").all_inner_texts()
+        assert len(results) == 1
+        vic.click("#chat-tab-dealer")
+        assert vic.get_attribute("#chat-tab-dealer", "aria-selected") == "true"
+        said = vic.locator("#dealer-lines li").all_inner_texts()
+        assert said == [" ".join(results[0].split())]
+        assert not vic.is_visible("#dealer-empty")
+        # The arrow keys move between the tabs, as a tab list's do.
+        vic.focus("#chat-tab-dealer")
+        vic.keyboard.press("ArrowLeft")
+        assert vic.is_visible("#chat-pane-chat")

@@ -7,6 +7,7 @@ from cardroom import views
 from cardroom.audit import export as audit_export
 from cardroom.audit import views as audit_views
 from cardroom.history import past_hands
+from cardroom.operators import chat_views
 from cardroom.operators import views as operator_views
 from cardroom.presentation import howto, my_tables_views
 from cardroom.responsible import views as responsible_views
@@ -60,6 +61,13 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("operators/", operator_views.operators_home, name="operators"),
     path("operators/log/", operator_views.operator_log_page, name="operators-log"),
+    path("operators/chat/", chat_views.chat_log_page, name="operators-chat"),
+    path("operators/chat/<int:user_id>/mute/", chat_views.chat_mute, name="operators-chat-mute"),
+    path(
+        "operators/chat/<int:user_id>/unmute/",
+        chat_views.chat_unmute,
+        name="operators-chat-unmute",
+    ),
     path(
         "operators/responsible/",
         responsible_views.responsible_overview,

@@ -13,6 +13,7 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from accounts.models import User
+from cardroom.chat import chat_panel
 from cardroom.history.history import hand_history
 from cardroom.models import Game, Hand, Table, TableStatus
 from cardroom.presentation.house_rules import house_rules
@@ -130,6 +131,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     context = table_page_context(table=table, user=user)
     context["wait"] = panel_context(table, user)
+    context["chat"] = chat_panel(table_id=table.pk, user_id=user.pk)
+    context["viewer_id"] = user.pk
     return render(request, "cardroom/table.html", context)
 
 

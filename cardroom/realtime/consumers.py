@@ -38,6 +38,7 @@ from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
 from cardroom.presentation.pages import page_context
 from cardroom.realtime import freshness
 from cardroom.realtime.auth import NOT_LOGGED_IN, REVOKED, token_group
+from cardroom.realtime.chat_socket import CHAT_TYPES, ApiChat, ChatSocket, PageChat
 from cardroom.realtime.logins import (
     LOGIN_ENDED,
     Login,
@@ -86,7 +87,7 @@ rate_clock: Callable[[], float] = time.monotonic
 MAX_TABLE_ID = 2**63 - 1
 
 
-class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     """What both table sockets share: auth, presence, rate limit, replays, versioned pushes."""
 
     #: The viewer's user id, set once the socket is let in.
@@ -167,6 +168,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.accept()
         freshness.watch(self)
         await self.push_state(force=True)
+        await self.chat_open()  # the recent lines, after the state (chat_socket.py)
         # Only a seated player's socket is counted: most sockets open before their sit, which
         # counts them itself, and a write per watcher would queue behind the actions.
         if self.seated and await self.presence(+1):
@@ -208,6 +210,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_discard(self.token_group, self.channel_name)
         if hasattr(self, "group"):
             freshness.unwatch(self)
+            await self.chat_close()
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.counted is not None:
                 await self.presence(-1, self.counted)
@@ -233,6 +236,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             self._take_token()
             if message["type"] == "sync":
                 await self.push_state(force=True)
+                return
+            if message["type"] in CHAT_TYPES:
+                await self.chat_receive(message)
                 return
             key = id_key(ident)
             if key in self.answered:
@@ -381,7 +387,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return True
 
 
-class TableApiConsumer(_TableConsumer):
+class TableApiConsumer(ApiChat, _TableConsumer):
     """The JSON protocol of one table, for bots, tests, load scripts and other front ends."""
 
     async def send_state(self, state: dict[str, Any]) -> None:
@@ -395,7 +401,7 @@ class TableApiConsumer(_TableConsumer):
 DOLLAR_FIELDS = ("buy_in", "amount", "ante", "pair_plus")
 
 
-class TablePageConsumer(_TableConsumer):
+class TablePageConsumer(PageChat, _TableConsumer):
     """The table page's socket: htmx's WebSocket extension sends forms, gets fragments back."""
 
     def read(self, text: str | None) -> dict[str, Any]:
@@ -404,9 +410,10 @@ class TablePageConsumer(_TableConsumer):
             return parse_message(text)
         check_text(text)
         form = decode(text)
+        if isinstance(form, dict):
+            form.pop("HEADERS", None)  # htmx's, on every form (the chat's too)
         if not (isinstance(form, dict) and "kind" in form):
             return check_message(form)
-        form.pop("HEADERS", None)
         ident = form.pop("action_id", None)
         durable = ident is not None
         ident = ident or f"page-{time.monotonic_ns()}"

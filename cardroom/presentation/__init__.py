@@ -20,6 +20,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_l
 from accounts.money import format_cents
 from cardroom.presentation.hand_words import SUIT_NAMES, hand_name
 from cardroom.presentation.leaving import leaving_words
+from cardroom.presentation.seat_map import seat_map
 from games.words import words
 
 __all__ = ["ActionButton", "CardFace", "cents_from_dollars", "describe_table"]
@@ -345,6 +346,10 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
     # Split last: a game's own presentation may relabel or replace the buttons.
     buttons, context["leaving_note"] = leaving_words(context["buttons"], state, context["seats"])
     context["buttons"] = buttons
+    # The seat map draws the seats as described, the game's own changes included.
+    placed = seat_map(view.get("seats", []), context["seats"], (you or {}).get("seat"))
+    context["map_rows"], context["places"] = placed["rows"], placed["places"]
+    context["sit_here"] = next((button for button in buttons if button.kind == "sit"), None)
     context["decisions"] = [button for button in buttons if button.kind not in SEAT_CONTROLS]
     context["seat_controls"] = [button for button in buttons if button.kind in SEAT_CONTROLS]
     return context

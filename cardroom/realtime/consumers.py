@@ -425,6 +425,10 @@ class TablePageConsumer(PageChat, _TableConsumer):
                         form[name] = cents_from_dollars(form[name])
                 except ValueError as error:
                     raise MessageError("bad_amount", sentence_of(error)) from error
+        seat = form.get("seat")
+        if isinstance(seat, str) and seat.isascii() and seat.isdigit():
+            # A form's seat (the seat map's "Sit here") comes as text; the protocol's is a number.
+            form["seat"] = int(seat)
         return check_message({"type": "action", "id": ident, "action": form, "durable": durable})
 
     bankroll: int = 0

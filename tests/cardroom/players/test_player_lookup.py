@@ -252,12 +252,15 @@ def test_a_self_exclusion_is_lifted_from_the_page_only_after_its_end(as_user, op
     assert other.status_code == 404
 
 
-def test_only_operators_act_and_auditors_only_read(as_user, operator, auditor, player, people):
+def test_only_operators_act_and_auditors_only_read(
+    as_user, operator, auditor, player, staff_only, people
+):
     ann = people["ann"]
     assert as_user(None).get(SEARCH).status_code == 302
     assert as_user(None).get(page_of(ann.pk)).status_code == 302
-    assert as_user(player).get(SEARCH).status_code == 403
-    assert as_user(player).get(page_of(ann.pk)).status_code == 403
+    for refused in (player, staff_only):
+        assert as_user(refused).get(SEARCH).status_code == 403
+        assert as_user(refused).get(page_of(ann.pk)).status_code == 403
     reader = as_user(auditor)
     assert reader.get(SEARCH).status_code == 200
     body = reader.get(page_of(ann.pk)).content.decode()

@@ -7,8 +7,10 @@ process reports them alike, so the dashboard takes their ``max`` across processe
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 
+from django.db import DatabaseError
 from django.db.models import Count
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import REGISTRY, Collector
@@ -17,6 +19,8 @@ from accounts.models import LedgerAudit
 from cardroom.models import Table, TableStatus
 
 __all__ = ["DatabaseCollector", "register"]
+
+log = logging.getLogger(__name__)
 
 
 def _families() -> tuple[GaugeMetricFamily, GaugeMetricFamily, GaugeMetricFamily]:
@@ -46,6 +50,13 @@ class DatabaseCollector(Collector):
         yield from _families()
 
     def collect(self) -> Iterator[Metric]:
+        try:
+            yield from self._read()
+        except DatabaseError:
+            # The process's own numbers are still served; cardroom_ready says what is wrong.
+            log.warning("metrics: the database could not be read", exc_info=True)
+
+    def _read(self) -> Iterator[Metric]:
         tables, audit_ok, audit_time = _families()
         counts = dict(Table.objects.values_list("status").annotate(n=Count("pk")).order_by())
         for status in TableStatus.values:

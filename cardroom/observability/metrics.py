@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 
 __all__ = [
     "ACTIONS_APPLIED",
@@ -23,6 +23,7 @@ __all__ = [
     "LOCKOUTS",
     "LOGINS",
     "OPEN_SOCKETS",
+    "READY",
     "TIMEOUT_LATENESS",
     "action_answered",
     "clock_swept",
@@ -90,6 +91,17 @@ LOCKOUTS = Counter(
     "cardroom_lockouts",
     "Logins refused because the account or the address is locked out after repeated failures.",
 )
+
+READY = Gauge(
+    "cardroom_ready",
+    "1 if this process reached its dependency (database, channel_layer) at the latest scrape, "
+    "as /readyz checks it; 0 if not.",
+    ["check"],
+)
+
+# No "_created" series beside each counter and histogram: Prometheus reads resets from the
+# values themselves, and the extra series would double what every scrape stores.
+disable_created_metrics()  # type: ignore[no-untyped-call]  # prometheus_client leaves it bare
 
 # The label values every dashboard expects exist from the start, at zero.
 for _kind in ("page", "api"):

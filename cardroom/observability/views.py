@@ -23,6 +23,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from cardroom.observability.metrics import READY
+
 __all__ = ["healthz", "metrics", "metrics_allowed", "readyz"]
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,10 @@ async def metrics(request: HttpRequest) -> HttpResponse:
             status=403,
             content_type="text/plain; charset=utf-8",
         )
+    # The readiness checks at each scrape too, so an alert can tell when a process lost its
+    # database or its channel layer (docs/monitoring.md).
+    for name, error in (await readiness()).items():
+        READY.labels(check=name).set(0 if error else 1)
     # Off the event loop and off the write thread: the scrape-time queries are reads
     # (cardroom/observability/collectors.py).
     body = await database_sync_to_async(generate_latest, thread_sensitive=False)()
@@ -97,15 +103,20 @@ async def _check(name: str, work: Any) -> str | None:
     return None
 
 
-@never_cache
-async def readyz(request: HttpRequest) -> HttpResponse:
-    """200 when the database and the channel layer answer; 503 naming what failed."""
-    checks = {
+async def readiness() -> dict[str, str | None]:
+    """Each dependency (database, channel_layer) and what went wrong with it, or None."""
+    return {
         "database": await _check(
             "database", database_sync_to_async(_database_answers, thread_sensitive=False)()
         ),
         "channel_layer": await _check("channel layer", _layer_answers(get_channel_layer())),
     }
+
+
+@never_cache
+async def readyz(request: HttpRequest) -> HttpResponse:
+    """200 when the database and the channel layer answer; 503 naming what failed."""
+    checks = await readiness()
     failed = {name: error for name, error in checks.items() if error is not None}
     body = {
         "status": "unavailable" if failed else "ok",

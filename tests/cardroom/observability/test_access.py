@@ -87,3 +87,18 @@ def test_readyz_says_the_channel_layer_is_unreachable(client, monkeypatch):
     body = response.json()
     assert body["checks"]["database"] == "ok"
     assert body["checks"]["channel_layer"] != "ok"
+
+
+def test_the_metrics_say_which_dependency_is_down(client, monkeypatch):
+    from cardroom.observability import views
+    from cardroom.realtime.pubsub_layer import RedisPubSubLayer
+    from tests.cardroom.observability.scrape import parse, value
+
+    closed = RedisPubSubLayer(hosts=[{"address": "redis://127.0.0.1:1/0"}])
+    monkeypatch.setattr(views, "READY_TIMEOUT_SECONDS", 2.0)
+    samples = parse(client.get("/metrics").content.decode())
+    assert value(samples, "cardroom_ready", check="channel_layer") == 1
+    monkeypatch.setattr(views, "get_channel_layer", lambda: closed)
+    samples = parse(client.get("/metrics").content.decode())
+    assert value(samples, "cardroom_ready", check="channel_layer") == 0
+    assert value(samples, "cardroom_ready", check="database") == 1

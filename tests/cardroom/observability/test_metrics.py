@@ -85,7 +85,20 @@ def test_every_metric_has_help_and_the_prefix(client):
         for family in text_string_to_metric_families(response.content.decode())
         if family.name.startswith("cardroom_")
     ]
-    assert len(ours) >= 14
+    assert {family.name for family in ours} >= {
+        "cardroom_open_sockets",
+        "cardroom_actions_applied",
+        "cardroom_actions_refused",
+        "cardroom_action_latency_seconds",
+        "cardroom_timeout_lateness_seconds",
+        "cardroom_clock_sweeps",
+        "cardroom_clock_lag_seconds",
+        "cardroom_channel_overflows",
+        "cardroom_logins",
+        "cardroom_lockouts",
+        "cardroom_ready",
+        "cardroom_tables",
+    }
     for family in ours:
         assert family.documentation, family.name
 
@@ -104,3 +117,18 @@ def test_logins_and_failures_are_counted(client, django_user_model):
     client.post("/accounts/login/", {"username": "dora", "password": "a long pass phrase"})
     assert logins("failed") == failed + 1
     assert logins("succeeded") == ok + 1
+
+
+def test_a_message_dropped_from_a_full_queue_is_counted():
+    from prometheus_client import REGISTRY
+
+    from cardroom.realtime.overflow import DroppingQueue
+
+    def dropped() -> float:
+        return REGISTRY.get_sample_value("cardroom_channel_overflows_total") or 0.0
+
+    before = dropped()
+    queue = DroppingQueue(2, "specific.test")
+    for number in range(5):
+        queue.put_nowait({"n": number})
+    assert dropped() == before + 3

@@ -132,3 +132,18 @@ def test_a_message_dropped_from_a_full_queue_is_counted():
     for number in range(5):
         queue.put_nowait({"n": number})
     assert dropped() == before + 3
+
+
+def test_a_lockout_is_counted(client, django_user_model):
+    from tests.cardroom.observability.scrape import parse
+
+    def lockouts() -> float:
+        return value(parse(client.get("/metrics").content.decode()), "cardroom_lockouts_total")
+
+    django_user_model.objects.create_user(username="eve", password="a long pass phrase")
+    before = lockouts()
+    for _ in range(5):  # settings.LOGIN_FAILURE_LIMIT
+        client.post("/accounts/login/", {"username": "eve", "password": "wrong"})
+    refused = client.post("/accounts/login/", {"username": "eve", "password": "a long pass phrase"})
+    assert refused.status_code == 429
+    assert lockouts() > before

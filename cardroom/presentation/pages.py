@@ -52,6 +52,7 @@ def page_context(
     page's socket draws every push in memory."""
     table = table_from(snapshot)
     context = describe_table(state)
+    _within_bankroll(context["buttons"], bankroll_cents)
     recent = [_in_words(hand) for hand in snapshot.get("recent", [])]
     shown = shown_result(context, recent, snapshot.get("commitment"))
     if shown is not None:
@@ -72,6 +73,24 @@ def page_context(
         oob=oob,
     )
     return context
+
+
+def _within_bankroll(buttons: list[Any], bankroll_cents: int) -> None:
+    """A buy-in or a top-up comes out of the bankroll (the ledger refuses more): where the
+    table sets no maximum, or one above what the player has, the most they may put on the
+    table is their bankroll, and the form says so in words and dollars ("max $980.00, your
+    bankroll"). A buy-in limit the player set (cardroom/responsible) is checked when they act:
+    its refusal says the limit and the room left."""
+    for button in buttons:
+        field = button.amount_input
+        if button.kind not in ("sit", "top_up") or field is None:
+            continue
+        if field.get("max") is None or field["max"] > bankroll_cents:
+            field["max"] = bankroll_cents
+            # Translators: the most a player may put on the table: all of their bankroll.
+            field["max_text"] = gettext("%(amount)s, your bankroll") % {
+                "amount": format_cents(bankroll_cents)
+            }
 
 
 #: The kind of transfer that is a pot won (its phrases lead the log's line).

@@ -96,6 +96,7 @@ def test_every_players_page_writes_dates_and_amounts_one_way(client, played, sea
         "table": reverse("table", args=[played.table_id]),
     }
     times = 0
+    seen = {}
     for who in (ann, seated[2]):
         client.force_login(who)
         for name, url in pages.items():
@@ -104,7 +105,14 @@ def test_every_players_page_writes_dates_and_amounts_one_way(client, played, sea
             html = response.content.decode()
             times += check_dates(html, code, name)
             check_minus(html, name)
+            seen[who.username, name] = html
     assert times >= 6  # the cashier's lines, the statistics' sessions, the hands, the time-out
+    # Buy-ins and the antes cat lost Out are negative amounts, shown with the one sign.
+    with translation.override(code):
+        bought, ante = money_text(-20_000), money_text(-100)
+    assert bought in seen["ann", "cashier"] and bought in seen["cat", "cashier"]
+    assert ante in seen["cat", "statistics"]
+    assert MINUS in seen["ann", "hand"]  # a loser's net
 
 
 @pytest.mark.parametrize("code", ["en", "nb"])

@@ -4,8 +4,10 @@ the locale, the rules pages, and the rules' refusals said in the reader's langua
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -131,3 +133,13 @@ def test_the_home_pages_game_tiles_are_links_to_their_rules(client):
         assert f'class="game-card game-link" href="{reverse("howto-page", args=[slug])}"' in page
     assert '<article class="game-card"' not in page
     assert "css/pages" in page  # the tiles' focus style
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"), [(1, "within 1 second."), (30, "within 30 seconds.")]
+)
+def test_a_count_agrees_with_its_noun(seconds, words):
+    table = SimpleNamespace(pk=1, name="Alpha")
+    offers = [{"row": {"table": table}, "seconds": seconds}]
+    html = render_to_string("cardroom/partials/_lobby_offers.html", {"offers": offers})
+    assert words in html

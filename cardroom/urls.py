@@ -8,7 +8,7 @@ from cardroom.audit import export as audit_export
 from cardroom.audit import views as audit_views
 from cardroom.history import past_hands
 from cardroom.operators import views as operator_views
-from cardroom.presentation import howto
+from cardroom.presentation import howto, my_tables_views
 from cardroom.responsible import views as responsible_views
 from cardroom.stats import views as stats_views
 from cardroom.waitlist import views as waitlist_views
@@ -21,6 +21,9 @@ urlpatterns = [
     # The header's language switcher posts to Django's set_language (a cookie remembers it).
     path("i18n/", include("django.conf.urls.i18n")),
     path("tables/<int:table_id>/", views.table_page, name="table"),
+    # A player at several tables (cardroom/presentation/my_tables_views.py).
+    path("tables/tiled/", my_tables_views.tiled_tables, name="tables-tiled"),
+    path("my-tables.json", my_tables_views.my_tables_json, name="my-tables"),
     path("tables/<int:table_id>/hands/<int:number>/", views.hand_page, name="hand"),
     # The seat wait list of full tables (cardroom/waitlist/).
     path("tables/<int:table_id>/wait/", waitlist_views.wait_list_panel, name="wait-list"),

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from accounts.models import User
 from cardroom.history.history import hand_history
@@ -139,6 +140,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
+@xframe_options_sameorigin  # a tile of the tiled view frames it, from this site only
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     """One table, drawn from the same partials the socket pushes."""

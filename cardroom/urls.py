@@ -7,6 +7,7 @@ from cardroom import views
 from cardroom.audit import export as audit_export
 from cardroom.audit import views as audit_views
 from cardroom.history import past_hands
+from cardroom.observability import views as observability_views
 from cardroom.operators import chat_views
 from cardroom.operators import views as operator_views
 from cardroom.players import views as player_views
@@ -19,6 +20,10 @@ urlpatterns = [
     path("", views.home, name="home"),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's).
     path("favicon.ico", views.favicon),
+    # Monitoring (docs/monitoring.md): Prometheus' scrape, the liveness and readiness probes.
+    path("metrics", observability_views.metrics, name="metrics"),
+    path("healthz", observability_views.healthz, name="healthz"),
+    path("readyz", observability_views.readyz, name="readyz"),
     path("lobby/", views.lobby, name="lobby"),
     # The header's language switcher posts to Django's set_language (a cookie remembers it).
     path("i18n/", include("django.conf.urls.i18n")),

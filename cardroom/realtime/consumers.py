@@ -33,6 +33,7 @@ from accounts.language import said, scope_language
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
 from cardroom.models import Seat, Table
+from cardroom.observability.metrics import OPEN_SOCKETS, action_answered
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
 from cardroom.presentation.pages import page_context
@@ -110,6 +111,9 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     counted: datetime | None = None
     #: The handshake's language (the switcher's cookie, else Accept-Language), set at connect.
     language: str | None = None
+    #: The label this socket is counted under in the open sockets' gauge, once let in.
+    socket_kind = "api"
+    metered = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch first runs ``close_old_connections`` in asgiref's one
@@ -166,6 +170,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             self.token_group = token_group(token_id)
             await self.channel_layer.group_add(self.token_group, self.channel_name)
         await self.accept()
+        self.metered = True
+        OPEN_SOCKETS.labels(kind=self.socket_kind).inc()
         freshness.watch(self)
         await self.push_state(force=True)
         await self.chat_open()  # the recent lines, after the state (chat_socket.py)
@@ -203,6 +209,9 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=NOT_LOGGED_IN, reason=self.close_reason(reason))
 
     async def disconnect(self, code: int) -> None:
+        if self.metered:
+            self.metered = False
+            OPEN_SOCKETS.labels(kind=self.socket_kind).dec()
         if getattr(self, "login_open", False) and self.login is not None:
             self.login_open = False
             login_closed(self.login)
@@ -219,6 +228,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         """Every frame gets an answer, and the socket stays open whatever the frame held,
         unless its login no longer holds: then no frame is read, and the socket closes."""
         ident: Any = None
+        started = time.perf_counter()  # the action's latency, to its answer (self.reply)
+        kind: str | None = None
         try:
             # Every frame, a read (``sync``) as much as an action: a state frame holds the
             # viewer's own cards. One look-up while the verdict is fresh (logins.py).
@@ -244,21 +255,30 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             if key in self.answered:
                 await self.answer(self.answered[key])
                 return
+            kind = message["action"]["kind"]
             # An id the page made up for a form is never sent again: no receipt for it.
             durable = key if message.get("durable", True) else None
             answer = await self._act(ident, durable, message["action"])
             if answer.get("code") not in RETRYABLE:
                 self._remember(key, answer)
-            await self.answer(answer)
+            await self.reply(answer, kind, started)
         except MessageError as error:
             refusal = self.say(sentence_of(error))
-            await self.answer(error_frame(error.ident or ident, error.code, refusal))
+            await self.reply(error_frame(error.ident or ident, error.code, refusal), kind, started)
         except DatabaseError:
             log.exception("table %s: the database failed on a frame", self.table_id)
-            await self.answer(error_frame(ident, "unavailable", self.say(UNAVAILABLE)))
+            await self.reply(
+                error_frame(ident, "unavailable", self.say(UNAVAILABLE)), kind, started
+            )
         except Exception:
             log.exception("table %s: a frame failed", self.table_id)
-            await self.answer(error_frame(ident, "internal", self.say(INTERNAL)))
+            await self.reply(error_frame(ident, "internal", self.say(INTERNAL)), kind, started)
+
+    async def reply(self, answer: dict[str, Any], kind: str | None, started: float) -> None:
+        """Send an action's answer and count it (cardroom/observability/metrics.py): applied
+        unless it is an error; ``started``, when its frame came, for the latency."""
+        await self.answer(answer)
+        action_answered(kind, answer.get("code"), started)
 
     def read(self, text: str | None) -> dict[str, Any]:
         """The message in the JSON protocol's shape."""
@@ -403,6 +423,8 @@ DOLLAR_FIELDS = ("buy_in", "amount", "ante", "pair_plus")
 
 class TablePageConsumer(PageChat, _TableConsumer):
     """The table page's socket: htmx's WebSocket extension sends forms, gets fragments back."""
+
+    socket_kind = "page"
 
     def read(self, text: str | None) -> dict[str, Any]:
         """A form from the page (``kind`` and its fields) as a protocol action."""

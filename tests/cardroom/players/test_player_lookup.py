@@ -145,7 +145,7 @@ def test_the_player_page_shows_every_section(as_user, operator, history, survivo
     assert format_cents(bankroll_balance(user=ann)) in body.split('id="player-bankroll">')[1]
     ledger = body.split('class="ledger statement"')[1].split("</table>")[0]
     assert "Buy-in · Survivor $1" in ledger and "Play-money grant" in ledger
-    assert "-$200.00" in ledger and "_" not in ledger.split("<tbody>")[1]
+    assert format_cents(-20_000) in ledger and "_" not in ledger.split("<tbody>")[1]
     hand = history["hand"]
     assert reverse("hand", args=[survivor_table.pk, hand.number]) in body
     seat = Seat.objects.get(user=ann, left__isnull=True)

@@ -30,6 +30,11 @@ from games.words import sentence_of
 
 __all__ = ["hand_audit", "shown_event_data"]
 
+# The room's own name on the admin's pages, instead of Django's.
+admin.site.site_header = gettext_lazy("Cardroom administration")
+admin.site.site_title = gettext_lazy("Cardroom administration")
+admin.site.index_title = gettext_lazy("Cardroom administration")
+
 
 def shown_event_data(event: HandEvent, hand: Hand | None) -> Any:
     """An event's data as the admin may show it: a private event of a hand still in play (or

@@ -10,6 +10,7 @@ from cardroom.history import past_hands
 from cardroom.observability import views as observability_views
 from cardroom.operators import chat_views
 from cardroom.operators import views as operator_views
+from cardroom.players import views as player_views
 from cardroom.presentation import howto, my_tables_views
 from cardroom.responsible import views as responsible_views
 from cardroom.stats import views as stats_views
@@ -82,6 +83,23 @@ urlpatterns = [
         "operators/responsible/exclusions/<int:exclusion_id>/lift/",
         responsible_views.lift_exclusion,
         name="operators-exclusion-lift",
+    ),
+    path("operators/players/", player_views.players_page, name="operators-players"),
+    path("operators/players/<int:user_id>/", player_views.player_page, name="operators-player"),
+    path(
+        "operators/players/<int:user_id>/notes/",
+        player_views.player_note,
+        name="operators-player-note",
+    ),
+    path(
+        "operators/players/<int:user_id>/exclude/",
+        player_views.player_exclude,
+        name="operators-player-exclude",
+    ),
+    path(
+        "operators/players/<int:user_id>/exclusions/<int:exclusion_id>/lift/",
+        player_views.player_lift,
+        name="operators-player-lift",
     ),
     path("operators/tables/new/", operator_views.table_new, name="operators-table-new"),
     path("operators/tables/<int:table_id>/", operator_views.table_console, name="operators-table"),

@@ -1,12 +1,13 @@
 """Every table of the cardroom's database, one module a context (Django's app is ``cardroom``).
 
 The tables, seats, hands, events, journal and operator log (``tables``), the players' limits and
-exclusions (``responsible``), the wait lists (``waitlist``) and the table chat (``chat``). They
-sit at the bottom of the cardroom's layers (docs/architecture.md): every context reads them;
-they import none of them.
+exclusions (``responsible``), staff notes about players (``notes``), the wait lists
+(``waitlist``) and the table chat (``chat``). They sit at the bottom of the cardroom's layers
+(docs/architecture.md): every context reads them; they import none of them.
 """
 
 from cardroom.models.chat import ChatBan, ChatLine, ChatMute
+from cardroom.models.notes import PlayerNote
 from cardroom.models.responsible import Exclusion, LimitChange, PlayerLimits
 from cardroom.models.tables import (
     ApiToken,
@@ -36,6 +37,7 @@ __all__ = [
     "OperatorAction",
     "OperatorActionKind",
     "PlayerLimits",
+    "PlayerNote",
     "Round",
     "Seat",
     "Table",

@@ -325,6 +325,7 @@ class OperatorActionKind(models.TextChoices):
     EXCLUSION_LIFT = "exclusion_lift", _("Self-exclusion lifted")
     CHAT_BAN = "chat_ban", _("Chat muted room-wide")
     CHAT_UNBAN = "chat_unban", _("Chat unmuted room-wide")
+    PLAYER_NOTE = "player_note", _("Note added about a player")
 
 
 class OperatorAction(models.Model):

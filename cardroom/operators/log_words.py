@@ -129,6 +129,11 @@ def _chat_unban(details: Mapping[str, Any]) -> str:
     return gettext("%(player)s may chat again") % {"player": details["player"]}
 
 
+def _note(details: Mapping[str, Any]) -> str:
+    # Translators: a staff note was written about a player (the note itself is the reason).
+    return gettext("Note about %(player)s") % {"player": details["player"]}
+
+
 _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     OperatorActionKind.TABLE_CREATE: _created,
     OperatorActionKind.TIMERS_CHANGE: _timers,
@@ -141,6 +146,7 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     OperatorActionKind.HAND_VOID: _void,
     OperatorActionKind.CHAT_BAN: _chat_ban,
     OperatorActionKind.CHAT_UNBAN: _chat_unban,
+    OperatorActionKind.PLAYER_NOTE: _note,
 }
 
 

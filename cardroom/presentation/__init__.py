@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_l
 
 from accounts.money import format_cents
 from cardroom.presentation.hand_words import SUIT_NAMES, hand_name
+from cardroom.presentation.time_bank import seat_time_bank, time_bank_ring
 from games.words import words
 
 __all__ = ["ActionButton", "CardFace", "cents_from_dollars", "describe_table"]
@@ -315,6 +316,7 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
                 "status_text": translated(
                     STATUS_WORDS, entry.get("status", ""), entry.get("status", "")
                 ),
+                **seat_time_bank(entry),
             }
         )
     phase_words = translated(PHASE_WORDS, view.get("phase", ""), view.get("phase", ""))
@@ -329,6 +331,7 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
         holding=bool((you or {}).get("cards")),
     )
     mine = next((seat for seat in seats if seat["is_you"]), None)
+    ring = time_bank_ring(seats, mine, deadline)
     your_note = translated(YOUR_STATUS_NOTES, mine.get("status", "")) if mine else None
     if your_note and mine and mine.get("status") == "waiting" and view.get("stage"):
         your_note = str(STAGED_WAITING)
@@ -340,7 +343,8 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
         "phase_words": phase_words,
         "house_note": str(house[1]) if house else "",
         "decision": view.get("phase", "") in DECISION_PHASES and deadline is not None,
-        "deadline": deadline,
+        "deadline": ring["deadline"],
+        "time_bank": ring["time_bank"],
         "pot_text": format_cents(view.get("pot", 0)),
         "seats": seats,
         "you": you,

@@ -37,6 +37,7 @@ def test_the_ring_shows_the_time_bank_after_the_timer_runs_out(browser):
         page.wait_for_selector("#table-status svg.countdown.time-bank", timeout=WAIT_MS)
         assert page.inner_text("#table-status .time-bank-label") == "time bank"
         assert page.is_visible("form.action-play button")
+        assert page.inner_text("#seats li.seat.you .time-bank.running") == "time bank 60 s"
         page.screenshot(path=str(ARTIFACTS / "time-bank.png"), full_page=True)
         page.keyboard.press("p")
         page.wait_for_selector("#table-status svg.countdown.time-bank", state="detached",

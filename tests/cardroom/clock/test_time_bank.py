@@ -3,7 +3,7 @@ usual timeout; a restart in the middle of a bank finds it as it was (games/time_
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from io import StringIO
 
 import pytest
@@ -65,6 +65,11 @@ def test_the_clock_starts_the_bank_and_a_later_timeout_is_out(classic):
     assert (seat["on_time_bank"], seat["time_bank"]) == (True, 10.0)
     context = describe_table(view)
     assert context["time_bank"] is True
+    shown = next(entry for entry in context["seats"] if entry["seat"] == turn)
+    assert shown["time_bank_text"] == "time bank 10 s"
+    # The one on the bank counts down to their own bank's end.
+    ring_end = datetime.fromisoformat(context["deadline"])
+    assert abs(ring_end - (deadline + timedelta(seconds=10))) < timedelta(milliseconds=1)
     sweep_at_deadline(table)
     declared = HandEvent.objects.filter(table=table, type="declared").first()
     assert declared is not None

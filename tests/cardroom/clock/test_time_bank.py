@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from cardroom.clock.clock import clock_sweep
 from cardroom.models import HandEvent, Table, TableAction
+from cardroom.operators.forms import TableCreateForm
 from cardroom.presentation import describe_table
 from cardroom.tables.engines import engine_for
 from cardroom.tables.runtime import moment_of, table_act, table_create
@@ -154,3 +155,30 @@ def test_three_card_poker_players_deciding_at_once_have_a_bank_each(db, make_pla
     out = StringIO()
     call_command("replay_tables", str(table.pk), stdout=out)
     assert out.getvalue().strip().endswith("OK")
+
+
+def test_operators_set_the_time_bank_from_the_command_line_and_the_console(db):
+    out = StringIO()
+    call_command(
+        "create_table", "--game", "classic_guts", "--preset", "two_card", "--ante", "100",
+        "--time-bank", "20", "--time-bank-refill", "round", "--name", "Banked", stdout=out,
+    )  # fmt: skip
+    table = Table.objects.get(pk=int(out.getvalue()))
+    config = table.state["config"]
+    assert (config["time_bank"], config["time_bank_refill"]) == (20.0, "round")
+    assert table.state["banks"]["left"] == [20.0, 20.0, 20.0, 20.0, 20.0, 20.0, 20.0]
+    form = TableCreateForm(
+        {"name": "CP", "time_bank": "45", "time_bank_refill": "round", "bots": 0, "reason": "r"},
+        game="chinese_poker",
+        preset="unit-1",
+    )
+    assert form.fields["time_bank_refill"].choices[1:] == [("hand", "hand"), ("round", "round")]
+    assert not form.is_valid()
+    assert "no rounds" in str(form.errors["time_bank_refill"])
+    form = TableCreateForm(
+        {"name": "CP", "time_bank": "45", "bots": 0, "reason": "r"},
+        game="chinese_poker",
+        preset="unit-1",
+    )
+    assert form.is_valid(), form.errors
+    assert form.config.time_bank == 45.0

@@ -17,7 +17,7 @@ CLUSTER_FIRST_PORT ?= 8101
 CLUSTER_PORT ?= 8080
 CLUSTER_CLOCK ?= in-process
 
-.PHONY: play test install lock lint typecheck bench migrate clean ci cluster messages
+.PHONY: play test install lock lint typecheck bench migrate clean ci cluster messages lighthouse
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,12 @@ cluster: install .local/secret_key
 test: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/pytest -n 2 --dist loadgroup -q -rs
+
+# Lighthouse's accessibility and best-practices scores of the lobby and a table page (player
+# and spectator), desktop and mobile, on a demo in a temporary database: fails below 95
+# (tests/lighthouse/run.py; reports in test-artifacts/lighthouse/, docs/accessibility.md).
+lighthouse: install
+	$(BIN)/python -m tests.lighthouse.run
 
 # The import contracts too (pyproject.toml, [tool.importlinter]): which package may import which.
 lint: install

@@ -12,22 +12,40 @@ say amounts and the rules' sentences alike while accounts imports nothing of the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.conf import settings
-from django.utils import formats, translation
+from django.utils import dateformat, formats, translation
 from django.utils.translation import gettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.words import say
 
-__all__ = ["money_text", "said", "scope_language"]
+__all__ = [
+    "DAY_FORMATS",
+    "MINUS",
+    "MOMENT_FORMATS",
+    "day_text",
+    "moment_format",
+    "moment_text",
+    "money_text",
+    "said",
+    "scope_language",
+]
+
+
+#: The one minus sign of every amount a person reads, in every language: U+2212, as wide as
+#: the plus and never split from its number. Exports read by programs (CSV, JSON) carry plain
+#: integers with the ASCII "-" instead.
+MINUS = "\u2212"
 
 
 def money_text(cents: int) -> str:
     """Dollars and cents with the active language's separators; the currency stays the
-    dollar: "$1,234.56" in English, "1.234,56 $" in Spanish, "1 234,56 $" in Norwegian."""
-    sign = "-" if cents < 0 else ""
+    dollar: "$1,234.56" in English, "1.234,56 $" in Spanish, "1 234,56 $" in Norwegian; a
+    negative amount starts with :data:`MINUS` ("−$5.00", "−5,00 $")."""
+    sign = MINUS if cents < 0 else ""
     whole, rest = divmod(abs(cents), 100)
     thousands = str(formats.get_format("THOUSAND_SEPARATOR"))
     decimal = str(formats.get_format("DECIMAL_SEPARATOR"))
@@ -35,6 +53,35 @@ def money_text(cents: int) -> str:
     if (translation.get_language() or "en").startswith("en"):
         return f"{sign}${grouped}{decimal}{rest:02d}"
     return f"{sign}{grouped}{decimal}{rest:02d}\xa0$"
+
+
+#: Each language's one way of writing a moment and a day (Django's date format characters,
+#: only Y m d H i: static/js/local_times.js writes the same pattern in the reader's own time
+#: zone). Days come first where the language writes them first; the clock has 24 hours.
+MOMENT_FORMATS = {"en": "Y-m-d H:i", "es": "d/m/Y H:i", "nb": "d.m.Y H:i"}
+DAY_FORMATS = {"en": "Y-m-d", "es": "d/m/Y", "nb": "d.m.Y"}
+
+
+def _language() -> str:
+    code = (translation.get_language() or "en").split("-")[0]
+    return code if code in MOMENT_FORMATS else "en"
+
+
+def moment_format() -> str:
+    """The active language's pattern for a moment (:data:`MOMENT_FORMATS`)."""
+    return MOMENT_FORMATS[_language()]
+
+
+def moment_text(moment: datetime) -> str:
+    """A moment as every page writes it before the reader's browser rewrites it in their own
+    zone: in UTC, in the active language's pattern, saying its zone ("2026-12-02 14:05 UTC",
+    "02/12/2026 14:05 UTC", "02.12.2026 14:05 UTC")."""
+    return f"{dateformat.format(moment.astimezone(UTC), moment_format())} UTC"
+
+
+def day_text(day: date) -> str:
+    """A calendar day in the active language's pattern ("2027-05-30", "30/05/2027")."""
+    return str(dateformat.format(day, DAY_FORMATS[_language()]))
 
 
 def said(text: str) -> str:

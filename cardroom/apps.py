@@ -7,12 +7,18 @@ class CardroomConfig(AppConfig):
 
     def ready(self) -> None:
         from cardroom.audit import roles
+        from cardroom.observability import collectors
+        from cardroom.observability import signals as observability_signals
         from cardroom.realtime.broadcast import send_version
         from cardroom.responsible import checks
         from cardroom.tables import announce, policies
         from cardroom.waitlist import services as wait_list
 
         roles.connect()
+        # The metrics (docs/monitoring.md): logins counted from their signals, and the tables
+        # and the ledger audit read at each scrape.
+        observability_signals.connect()
+        collectors.register()
         checks.connect()
         # Every process sends the versions it commits (servers, runclock, commands, tests).
         announce.plug(send_version)

@@ -89,6 +89,9 @@ if CARDROOM_PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # Plain HTTP requests are redirected to HTTPS: no page, login or form travels in clear.
     SECURE_SSL_REDIRECT = True
+    # Except the monitoring's paths, which Prometheus and the probes ask each daphne process
+    # for directly, in plain HTTP on its own port (docs/monitoring.md).
+    SECURE_REDIRECT_EXEMPT = [r"^metrics$", r"^healthz$", r"^readyz$"]
     # Browsers remember to use HTTPS only for a year, on every subdomain, and the domain may
     # go on the browsers' preload list: no first request in clear to strip TLS from.
     SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60
@@ -355,9 +358,35 @@ CARDROOM_CLOCK_IN_PROCESS = envbool("CARDROOM_CLOCK_IN_PROCESS", not TESTING)
 # starts only.
 CARDROOM_BENCH = envbool("CARDROOM_BENCH", False)
 
+# LOG_FORMAT=json: one JSON object a line (time, level, logger, message, exception), for a log
+# shipper; python-json-logger, not a formatter of our own, since it already gets the escaping,
+# the exceptions and the extra fields right. Anything else: Python's plain lines.
+LOG_FORMAT = envstr("LOG_FORMAT", "text").strip().lower()
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"}
+        | ({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+    },
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
 }
+
+# Monitoring (docs/monitoring.md). Who may read /metrics: these addresses or networks
+# (comma-separated; loopback by default), or anyone sending "Authorization: Bearer" with
+# METRICS_TOKEN (unset: no token opens it).
+METRICS_ALLOWED_ADDRESSES = [
+    address.strip()
+    for address in envstr("METRICS_ALLOWED_ADDRESSES", "127.0.0.1,::1").split(",")
+    if address.strip()
+]
+METRICS_TOKEN = envstr("METRICS_TOKEN", "")

@@ -7,8 +7,10 @@ from cardroom import views
 from cardroom.audit import export as audit_export
 from cardroom.audit import views as audit_views
 from cardroom.history import past_hands
+from cardroom.observability import views as observability_views
+from cardroom.operators import chat_views
 from cardroom.operators import views as operator_views
-from cardroom.presentation import howto
+from cardroom.presentation import howto, my_tables_views
 from cardroom.responsible import views as responsible_views
 from cardroom.stats import views as stats_views
 from cardroom.waitlist import views as waitlist_views
@@ -17,10 +19,17 @@ urlpatterns = [
     path("", views.home, name="home"),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's).
     path("favicon.ico", views.favicon),
+    # Monitoring (docs/monitoring.md): Prometheus' scrape, the liveness and readiness probes.
+    path("metrics", observability_views.metrics, name="metrics"),
+    path("healthz", observability_views.healthz, name="healthz"),
+    path("readyz", observability_views.readyz, name="readyz"),
     path("lobby/", views.lobby, name="lobby"),
     # The header's language switcher posts to Django's set_language (a cookie remembers it).
     path("i18n/", include("django.conf.urls.i18n")),
     path("tables/<int:table_id>/", views.table_page, name="table"),
+    # A player at several tables (cardroom/presentation/my_tables_views.py).
+    path("tables/tiled/", my_tables_views.tiled_tables, name="tables-tiled"),
+    path("my-tables.json", my_tables_views.my_tables_json, name="my-tables"),
     path("tables/<int:table_id>/hands/<int:number>/", views.hand_page, name="hand"),
     # The seat wait list of full tables (cardroom/waitlist/).
     path("tables/<int:table_id>/wait/", waitlist_views.wait_list_panel, name="wait-list"),
@@ -57,6 +66,13 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("operators/", operator_views.operators_home, name="operators"),
     path("operators/log/", operator_views.operator_log_page, name="operators-log"),
+    path("operators/chat/", chat_views.chat_log_page, name="operators-chat"),
+    path("operators/chat/<int:user_id>/mute/", chat_views.chat_mute, name="operators-chat-mute"),
+    path(
+        "operators/chat/<int:user_id>/unmute/",
+        chat_views.chat_unmute,
+        name="operators-chat-unmute",
+    ),
     path(
         "operators/responsible/",
         responsible_views.responsible_overview,

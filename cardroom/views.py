@@ -7,45 +7,60 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from accounts.models import User
+from cardroom.chat import chat_panel
 from cardroom.history.history import hand_history
+from cardroom.history.past_hands import drawn
+from cardroom.history.replayer import hand_replay
 from cardroom.models import Game, Hand, Table, TableStatus
 from cardroom.presentation.house_rules import house_rules
+from cardroom.presentation.howto import GAME_PAGES
 from cardroom.presentation.pages import table_page_context
 from cardroom.presentation.payment_words import payment_words
 from cardroom.storage.payments import hand_payments
 from cardroom.waitlist.services import Place, places_by_table
 from cardroom.waitlist.views import panel_context
 
-#: The front page's games and their blurbs.
+#: The front page's games: name, blurb and the table game (``Game``) whose rules page the
+#: tile opens (two of Guts' variants share one page).
 GAMES = (
     (
         # Translators: a game's name: keep "Monte Carlo" and "Guts" as they are.
         _("Monte Carlo Guts"),
         # Translators: "In" and "Out" are the declares; keep "Guts" names as they are.
         _("Three cards, In or Out at once; every loser matches the pot."),
+        Game.GUTS,
     ),
     (
         # Translators: a game's name: keep "Survivor" and "Guts" as they are.
         _("Survivor Guts"),
         # Translators: keep "Monte Carlo" as it is; "In" is the declare.
         _("As Monte Carlo, but only the lowest hand In pays."),
+        Game.GUTS,
     ),
     (
         # Translators: a game's name: keep "Guts" as it is.
         _("Classic Guts"),
         # Translators: keep "Hi-Lo" and "3-5-7" as they are (house rules' names).
         _("The home game with its house rules: ghost hands, Hi-Lo, 3-5-7 and more."),
+        Game.CLASSIC_GUTS,
     ),
-    (_("Chinese Poker"), _("Thirteen cards set into three rows, scored pair by pair.")),
+    (
+        _("Chinese Poker"),
+        _("Thirteen cards set into three rows, scored pair by pair."),
+        Game.CHINESE_POKER,
+    ),
     (
         _("Three Card Poker"),
         # Translators: Ante, Play and Pair Plus are the bets' names: keep them as they are.
         _("Ante, Play and Pair Plus against the house."),
+        Game.THREE_CARD_POKER,
     ),
 )
 
@@ -61,8 +76,13 @@ STAKE_NAMES = {
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: what the cardroom offers, and the lobby for players."""
-    return render(request, "cardroom/home.html", {"games": GAMES})
+    """The front page: what the cardroom offers, and the lobby for players. Each game's tile
+    opens its rules page (anyone may read the rules; the lobby asks for a login)."""
+    games = [
+        {"name": name, "blurb": blurb, "url": reverse("howto-page", args=[GAME_PAGES[game]])}
+        for name, blurb, game in GAMES
+    ]
+    return render(request, "cardroom/home.html", {"games": games})
 
 
 @login_required
@@ -121,6 +141,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
+@xframe_options_sameorigin  # a tile of the tiled view frames it, from this site only
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     """One table, drawn from the same partials the socket pushes."""
@@ -128,6 +149,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     context = table_page_context(table=table, user=user)
     context["wait"] = panel_context(table, user)
+    context["chat"] = chat_panel(table_id=table.pk, user_id=user.pk)
+    context["viewer_id"] = user.pk
     return render(request, "cardroom/table.html", context)
 
 
@@ -141,7 +164,21 @@ def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     if request.GET.get("format") == "json":
         return JsonResponse(history)
     said = [payment_words(payment) for payment in history["payments"]]
-    context = {"history": history, "table": hand.table, "payments_said": said}
+    # The page leads with the hand's outcome: the replay's last step (who sat, the cards this
+    # user may see, each seat's net), built from the same redacted history, so it shows no
+    # card the events below would not.
+    replay = hand_replay(
+        hand=hand,
+        user_id=user.pk,
+        history=history,
+        payments=history["payments"],
+    )
+    context = {
+        "history": history,
+        "table": hand.table,
+        "payments_said": said,
+        "outcome": drawn(replay.steps[-1]),
+    }
     return render(request, "cardroom/hand.html", context)
 
 

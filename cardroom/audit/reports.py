@@ -1,9 +1,12 @@
 """The rake report: what the house took, by day, table and game (docs/architecture.md).
 
 Rake is every transfer into the house rake account: the rake on pots and the hand fees
-(transfer kinds ``rake`` and ``fee``), each recorded with its table and hand. Days are
-calendar days in the project's time zone, ``start`` and ``end`` both included. Every figure
-is integer cents, summed by the database.
+(transfer kinds ``rake`` and ``fee``), each recorded with its table and hand. Beside it, the
+house result of banked play (Three Card Poker): every transfer from a player's stack or
+bankroll into the house bank, less every transfer back (payouts, refunds, voids), so positive
+means the house won. The house's income is the two together. Days are calendar days in the
+project's time zone (UTC), ``start`` and ``end`` both included. Every figure is integer
+cents, summed by the database in one grouped query (and one more for the tables' names).
 """
 
 from __future__ import annotations
@@ -12,32 +15,56 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import BigIntegerField, Case, Count, F, Q, QuerySet, Sum, When
-from django.db.models.functions import TruncDate
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    F,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import AccountKind, Transfer
+from accounts.models import AccountKind, Transfer, TransferKind
 from cardroom.models import Hand, Table
 
 __all__ = [
+    "FIGURES",
     "RakeReport",
     "hand_transfers",
     "rake_chart",
     "rake_report",
-    "rake_transfers",
 ]
 
 #: The longest range a report covers: ten years of days is still a small page of sums.
 MAX_DAYS = 3_660
 
+#: The figures of every row and total, in cents: ``cents`` (the rake account: rake and fees,
+#: the report's original figure), ``rake`` and ``fees`` (its two parts), ``house`` (the house
+#: result of banked play) and ``income`` (everything the house made: ``cents`` + ``house``).
+FIGURES = ("cents", "rake", "fees", "house", "income")
+
+_PLAYERS = (AccountKind.STACK, AccountKind.BANKROLL)
+_INTO_RAKE = Q(target__kind=AccountKind.RAKE)
+_OUT_OF_RAKE = Q(source__kind=AccountKind.RAKE)
+_TOUCHES_RAKE = _INTO_RAKE | _OUT_OF_RAKE
+_HOUSE_WON = Q(target__kind=AccountKind.HOUSE, source__kind__in=_PLAYERS)
+_HOUSE_PAID = Q(source__kind=AccountKind.HOUSE, target__kind__in=_PLAYERS)
+
 
 @dataclass(frozen=True, slots=True)
 class RakeReport:
-    """The rake between two days (both included).
+    """The rake, fees and house result between two days (both included).
 
-    ``rows``: one per day, table and game, in that order, each with the transfers counted;
-    ``by_day`` lists every day of the range, with zero where nothing was taken.
+    ``rows``: one per day, table and game, in that order, each with the rake transfers
+    counted and every figure of :data:`FIGURES`; ``by_day`` lists every day of the range,
+    with zero where nothing was taken; ``totals`` has every figure for the whole range
+    (``total`` is ``totals["cents"]``, the rake and fees).
     """
 
     start: date
@@ -48,9 +75,24 @@ class RakeReport:
     by_day: list[dict[str, Any]] = field(default_factory=list)
     by_table: list[dict[str, Any]] = field(default_factory=list)
     by_game: list[dict[str, Any]] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The report as the command's ``--json`` prints it: cents as integers."""
+        """The report as the command's ``--json`` prints it: cents as integers.
+
+        The first keys are the rake's (rake and fees); ``rake``, ``fees``, ``house_result``
+        and ``income`` are the range's totals, and ``income_by_day``, ``income_by_table`` and
+        ``income_by_game`` give the same four figures for each day, table and game.
+        """
+
+        def split(row: dict[str, Any]) -> dict[str, int]:
+            return {
+                "rake": row["rake"],
+                "fees": row["fees"],
+                "house_result": row["house"],
+                "income": row["income"],
+            }
+
         return {
             "from": self.start.isoformat(),
             "to": self.end.isoformat(),
@@ -58,6 +100,10 @@ class RakeReport:
             "by_day": {row["day"].isoformat(): row["cents"] for row in self.by_day},
             "by_table": {str(row["table_id"]): row["cents"] for row in self.by_table},
             "by_game": {row["game"]: row["cents"] for row in self.by_game},
+            **split(self.totals),
+            "income_by_day": {row["day"].isoformat(): split(row) for row in self.by_day},
+            "income_by_table": {str(row["table_id"]): split(row) for row in self.by_table},
+            "income_by_game": {row["game"]: split(row) for row in self.by_game},
         }
 
 
@@ -73,34 +119,73 @@ def _bounds(start: date, end: date) -> tuple[datetime, datetime]:
     return first, after
 
 
-def rake_transfers(*, start: date, end: date) -> QuerySet[Transfer]:
-    """Every transfer into or out of the house rake between the two days, both included.
-
-    Out of the rake means a void giving a hand's fee back; it counts negative, so the report
-    is the rake the house kept.
-    """
-    first, after = _bounds(start, end)
-    return Transfer.objects.filter(
-        Q(target__kind=AccountKind.RAKE) | Q(source__kind=AccountKind.RAKE),
-        created__gte=first,
-        created__lt=after,
-    ).annotate(
-        signed=Case(
-            When(source__kind=AccountKind.RAKE, then=-F("amount")),
-            default=F("amount"),
-            output_field=BigIntegerField(),
-        )
+def _signed(into: Q, out_of: Q) -> Case:
+    """A transfer's amount counted for one side: plus into it, minus out of it, else 0."""
+    return Case(
+        When(into, then=F("amount")),
+        When(out_of, then=-F("amount")),
+        default=Value(0),
+        output_field=BigIntegerField(),
     )
 
 
+def _income(*, start: date, end: date) -> QuerySet[Transfer]:
+    """Every transfer that made or cost the house money between the two days, each with its
+    part of every figure (``part_cents``, ``part_fee``, ``part_house``), for the database to
+    sum."""
+    first, after = _bounds(start, end)
+    return Transfer.objects.filter(
+        _TOUCHES_RAKE | _HOUSE_WON | _HOUSE_PAID, created__gte=first, created__lt=after
+    ).annotate(
+        part_cents=_signed(_INTO_RAKE, _OUT_OF_RAKE),
+        part_fee=_signed(
+            _INTO_RAKE & Q(kind=TransferKind.FEE),
+            # A player pays a hand fee from their stack; rake is taken from the pot. So a
+            # void (cardroom/tables/control.py) gives a fee back to a stack, rake to the pot.
+            _OUT_OF_RAKE & Q(kind=TransferKind.VOID, target__kind__in=_PLAYERS),
+        ),
+        part_house=_signed(_HOUSE_WON, _HOUSE_PAID),
+    )
+
+
+def _figures(cents: int, fees: int, house: int) -> dict[str, int]:
+    """Every figure of :data:`FIGURES` from the three the database sums.
+
+    The place another kind of income joins (issue 35: a tournament's entry fees, from its own
+    account): sum it in :func:`_income`, add it here to ``income`` and to :data:`FIGURES`.
+    """
+    return {
+        "cents": cents,
+        "rake": cents - fees,
+        "fees": fees,
+        "house": house,
+        "income": cents + house,
+    }
+
+
+def _zero() -> dict[str, int]:
+    return dict.fromkeys(FIGURES, 0)
+
+
+def _add(into: dict[str, Any], row: dict[str, Any]) -> None:
+    for name in FIGURES:
+        into[name] += row[name]
+
+
 def rake_report(*, start: date, end: date) -> RakeReport:
-    """The rake between ``start`` and ``end`` (both included), summed by the database."""
-    transfers = rake_transfers(start=start, end=end)
-    zone = timezone.get_current_timezone()
-    grouped = (
-        transfers.annotate(day=TruncDate("created", tzinfo=zone))
+    """The rake, fees and house result between ``start`` and ``end`` (both included), summed
+    by the database: one grouped query, and one for the names of the tables."""
+    zero = Value(0, output_field=BigIntegerField())
+    grouped = list(
+        _income(start=start, end=end)
+        .annotate(day=TruncDate("created", tzinfo=timezone.get_current_timezone()))
         .values("day", "table_id")
-        .annotate(cents=Sum("signed"), count=Count("id"))
+        .annotate(
+            sum_cents=Coalesce(Sum("part_cents"), zero),
+            sum_fee=Coalesce(Sum("part_fee"), zero),
+            sum_house=Coalesce(Sum("part_house"), zero),
+            count=Count("id", filter=_TOUCHES_RAKE),
+        )
         .order_by("day", "table_id")
     )
     table_ids = {row["table_id"] for row in grouped if row["table_id"] is not None}
@@ -108,9 +193,11 @@ def rake_report(*, start: date, end: date) -> RakeReport:
         table.pk: table for table in Table.objects.filter(pk__in=table_ids)
     }
     rows: list[dict[str, Any]] = []
-    days: dict[date, int] = {}
+    days: dict[date, dict[str, Any]] = {}
     by_table: dict[int | None, dict[str, Any]] = {}
-    by_game: dict[str, int] = {}
+    by_game: dict[str, dict[str, Any]] = {}
+    totals = _zero()
+    transfers = 0
     for row in grouped:
         table = tables.get(row["table_id"])
         game = table.game if table else ""
@@ -120,38 +207,57 @@ def rake_report(*, start: date, end: date) -> RakeReport:
             "table": table.name if table else _("(no table)"),
             "game": game,
             "transfers": row["count"],
-            "cents": row["cents"],
+            **_figures(row["sum_cents"], row["sum_fee"], row["sum_house"]),
         }
         rows.append(entry)
-        days[row["day"]] = days.get(row["day"], 0) + row["cents"]
+        transfers += row["count"]
+        _add(totals, entry)
+        _add(days.setdefault(row["day"], {"day": row["day"], **_zero()}), entry)
         per_table = by_table.setdefault(
             row["table_id"],
-            {"table_id": row["table_id"], "table": entry["table"], "game": game, "cents": 0},
+            {"table_id": row["table_id"], "table": entry["table"], "game": game, **_zero()},
         )
-        per_table["cents"] += row["cents"]
-        by_game[game] = by_game.get(game, 0) + row["cents"]
+        _add(per_table, entry)
+        _add(by_game.setdefault(game, {"game": game, **_zero()}), entry)
     every_day = [start + timedelta(days=n) for n in range((end - start).days + 1)]
-    totals = transfers.aggregate(cents=Sum("signed"), count=Count("id"))
     return RakeReport(
         start=start,
         end=end,
-        total=totals["cents"] or 0,
-        transfers=totals["count"],
+        total=totals["cents"],
+        transfers=transfers,
         rows=rows,
-        by_day=[{"day": day, "cents": days.get(day, 0)} for day in every_day],
+        by_day=[days.get(day, {"day": day, **_zero()}) for day in every_day],
         by_table=sorted(
             by_table.values(), key=lambda row: (row["table_id"] is None, row["table_id"] or 0)
         ),
-        by_game=[{"game": game, "cents": cents} for game, cents in sorted(by_game.items())],
+        by_game=[by_game[game] for game in sorted(by_game)],
+        totals=totals,
     )
 
 
+def _parts(transfers: list[Transfer]) -> tuple[int, int]:
+    """The rake (and fees) and the house result of some transfers, read with their accounts."""
+    rake = house = 0
+    for t in transfers:
+        rake += t.amount * (
+            (t.target.kind == AccountKind.RAKE) - (t.source.kind == AccountKind.RAKE)
+        )
+        if t.source.kind in _PLAYERS and t.target.kind == AccountKind.HOUSE:
+            house += t.amount
+        elif t.source.kind == AccountKind.HOUSE and t.target.kind in _PLAYERS:
+            house -= t.amount
+    return rake, house
+
+
 def hand_transfers(*, day: date, table_id: int | None) -> list[dict[str, Any]]:
-    """The drill-down of one row: the hands that paid rake that day at that table, each with
-    every transfer it made (rake and the rest), in order."""
-    rake = rake_transfers(start=day, end=day)
-    rake = rake.filter(table_id=table_id) if table_id is not None else rake.filter(table_id=None)
-    hand_ids = sorted({pk for pk in rake.values_list("hand_id", flat=True) if pk is not None})
+    """The drill-down of one row: the hands that paid rake or fees, or played against the
+    house, that day at that table, each with every transfer it made, in order, its ``rake``
+    (rake and fees) and its ``house`` result."""
+    income = _income(start=day, end=day)
+    income = (
+        income.filter(table_id=table_id) if table_id is not None else income.filter(table_id=None)
+    )
+    hand_ids = sorted({pk for pk in income.values_list("hand_id", flat=True) if pk is not None})
     hands = {hand.pk: hand for hand in Hand.objects.filter(pk__in=hand_ids)}
     moved = (
         Transfer.objects.filter(hand_id__in=hand_ids)
@@ -165,18 +271,22 @@ def hand_transfers(*, day: date, table_id: int | None) -> list[dict[str, Any]]:
     result = []
     for pk in hand_ids:
         transfers = by_hand.get(pk, [])
-        rake_cents = sum(
-            t.amount if t.target.kind == AccountKind.RAKE else -t.amount
-            for t in transfers
-            if AccountKind.RAKE in (t.target.kind, t.source.kind)
-        )
+        rake, house = _parts(transfers)
         result.append(
-            {"hand_id": pk, "hand": hands.get(pk), "rake": rake_cents, "transfers": transfers}
+            {
+                "hand_id": pk,
+                "hand": hands.get(pk),
+                "rake": rake,
+                "house": house,
+                "transfers": transfers,
+            }
         )
-    loose = list(rake.filter(hand_id=None).select_related("source", "target").order_by("id"))
+    loose = list(income.filter(hand_id=None).select_related("source", "target").order_by("id"))
     if loose:
-        rake_cents = sum(t.amount for t in loose)
-        result.append({"hand_id": None, "hand": None, "rake": rake_cents, "transfers": loose})
+        rake, house = _parts(loose)
+        result.append(
+            {"hand_id": None, "hand": None, "rake": rake, "house": house, "transfers": loose}
+        )
     return result
 
 
@@ -185,29 +295,43 @@ CHART_WIDTH, CHART_HEIGHT, CHART_LEFT, CHART_BOTTOM = 720, 220, 64, 28
 
 
 def rake_chart(by_day: list[dict[str, Any]]) -> dict[str, Any]:
-    """The geometry of a bar chart of rake per day, for a template to draw as SVG.
+    """The geometry of a chart of each day's rake (bars) and house result (a line with a
+    point a day), for a template to draw as SVG.
 
-    Bars are scaled to the largest day; a few day labels along the bottom, the largest
-    amount and zero on the left. Drawn on the server: no JavaScript is needed to read it.
+    Both series share one scale, from the lowest figure (or zero) to the highest (or zero):
+    the house result goes below zero on a day the house paid out more than it won. A few day
+    labels along the bottom, the highest and lowest amounts and zero on the left. Drawn on the
+    server: no JavaScript is needed to read it.
     """
     count = max(len(by_day), 1)
     plot_width = CHART_WIDTH - CHART_LEFT - 8
     plot_height = CHART_HEIGHT - CHART_BOTTOM - 8
-    top = max((row["cents"] for row in by_day), default=0)
+    figures = [row[name] for row in by_day for name in ("cents", "house")]
+    top = max([0, *figures])
+    bottom = min([0, *figures])
+    span = top - bottom
+
+    def y_of(cents: int) -> float:
+        """Where an amount is, down from the top (SVG's y grows downwards)."""
+        return round(8 + (0.0 if span == 0 else plot_height * (top - cents) / span), 2)
+
+    zero = y_of(0)
     step = plot_width / count
     label_every = max(1, count // 8)
     bars = []
     for index, row in enumerate(by_day):
-        height = 0.0 if top == 0 else plot_height * row["cents"] / top
         x = CHART_LEFT + index * step
+        y = y_of(row["cents"])
         bars.append(
             {
                 "x": round(x + step * 0.1, 2),
-                "y": round(8 + plot_height - height, 2),
+                "y": min(y, zero),
                 "width": round(max(step * 0.8, 1), 2),
-                "height": round(height, 2),
+                "height": round(abs(zero - y), 2),
                 "day": row["day"],
                 "cents": row["cents"],
+                "house": row["house"],
+                "house_y": y_of(row["house"]),
                 "label": index % label_every == 0,
                 "label_x": round(x + step / 2, 2),
             }
@@ -216,8 +340,11 @@ def rake_chart(by_day: list[dict[str, Any]]) -> dict[str, Any]:
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "left": CHART_LEFT,
+        "zero": zero,
         "baseline": CHART_HEIGHT - CHART_BOTTOM,
         "label_y": CHART_HEIGHT - 10,
         "top": top,
+        "bottom": bottom,
+        "house_line": " ".join(f"{bar['label_x']},{bar['house_y']}" for bar in bars),
         "bars": bars,
     }

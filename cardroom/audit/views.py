@@ -93,9 +93,21 @@ def rake_report_page(request: HttpRequest) -> HttpResponse:
     )
 
 
+#: The CSV's columns: the first six as they always were (``cents`` is the rake and fees), then
+#: the house's income split, appended so that programs reading the first ones still work.
+CSV_COLUMNS = [
+    "day", "table_id", "table", "game", "transfers", "cents",
+    "rake_cents", "fee_cents", "house_result_cents", "income_cents",
+]  # fmt: skip
+
+
+def _income_cells(row: dict[str, Any]) -> list[int]:
+    return [row["rake"], row["fees"], row["house"], row["income"]]
+
+
 def csv_rows(report: RakeReport) -> list[list[Any]]:
     """The CSV's rows: the page's detail table, row for row, then its total."""
-    rows: list[list[Any]] = [["day", "table_id", "table", "game", "transfers", "cents"]]
+    rows: list[list[Any]] = [list(CSV_COLUMNS)]
     for row in report.rows:
         rows.append(
             [
@@ -105,9 +117,12 @@ def csv_rows(report: RakeReport) -> list[list[Any]]:
                 row["game"],
                 row["transfers"],
                 row["cents"],
+                *_income_cells(row),
             ]
         )
-    rows.append(["total", "", "", "", report.transfers, report.total])
+    rows.append(
+        ["total", "", "", "", report.transfers, report.total, *_income_cells(report.totals)]
+    )
     return rows
 
 
@@ -145,5 +160,11 @@ def rake_hands(request: HttpRequest) -> HttpResponse:
         # Translators: %(day)s is a date written YYYY-MM-DD.
         title = _("Rake on %(day)s: no table") % {"day": day}
     context = _context(request, title)
-    context.update(day=day, table=table, hands=hands, total=sum(h["rake"] for h in hands))
+    context.update(
+        day=day,
+        table=table,
+        hands=hands,
+        total=sum(h["rake"] for h in hands),
+        house=sum(h["house"] for h in hands),
+    )
     return TemplateResponse(request, "admin/cardroom/rake_hands.html", context)

@@ -32,6 +32,7 @@ from django.utils import timezone
 from accounts.ledger import LedgerError
 from cardroom.clock.bots import bots_sweep
 from cardroom.models import Seat, Table, TableStatus
+from cardroom.observability.metrics import clock_swept, timeout_applied
 from cardroom.realtime.broadcast import server_loop
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.runtime import table_apply, table_timeout
@@ -70,34 +71,41 @@ def clock_sweep(
     each timeout is applied at the moment it runs: with turns, players' actions go between
     them, and a moment read once would give the last tables' players less time to act."""
     moment = now or timezone.now()
+    # With their deadlines, read in the same query: the metrics' lag and lateness.
     due = list(
         Table.objects.filter(deadline__lte=moment)
         .exclude(status=TableStatus.CLOSED)
         .order_by("deadline")
-        .values_list("pk", flat=True)[:limit]
+        .values_list("pk", "deadline")[:limit]
     )
+    oldest = due[0][1] if due else None
+    clock_swept((moment - oldest).total_seconds() if oldest is not None else 0.0)
     if turn is not None:
-        return sum(turn(_time_out, table_id, now) for table_id in due)
+        return sum(turn(_time_out, table_id, now, deadline) for table_id, deadline in due)
     if pool is None or len(due) < 2:
-        return sum(_time_out(table_id, now) for table_id in due)
-    return sum(pool.map(functools.partial(_time_out_in_worker, now=now), due))
+        return sum(_time_out(table_id, now, deadline) for table_id, deadline in due)
+    ids, deadlines = zip(*due, strict=True)
+    return sum(pool.map(functools.partial(_time_out_in_worker, now=now), ids, deadlines))
 
 
-def _time_out(table_id: int, now: datetime | None) -> int:
+def _time_out(table_id: int, now: datetime | None, deadline: datetime | None = None) -> int:
     now = now or timezone.now()
     try:
         # Claimed with the read of the table: due by now, and not held by another clock or a
         # player's action (PostgreSQL: skipped, not waited for).
         if table_timeout(table_id=table_id, now=now, claim=True):
+            timeout_applied(deadline, now)
             return 1
     except Exception:  # one broken table must not stop every other table's clock
         log.exception("timeout of table %s failed", table_id)
     return 0
 
 
-def _time_out_in_worker(table_id: int, now: datetime | None) -> int:
+def _time_out_in_worker(
+    table_id: int, deadline: datetime | None = None, *, now: datetime | None
+) -> int:
     try:
-        return _time_out(table_id, now)
+        return _time_out(table_id, now, deadline)
     finally:
         close_old_connections()  # a worker's connection is kept only while it is healthy
 

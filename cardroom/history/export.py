@@ -29,6 +29,7 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from accounts.models import Transfer, User
 from accounts.money import format_cents
+from cardroom.history.deals import player_deals
 from cardroom.history.history import hand_history, seat_names
 from cardroom.history.replay_events import place_words
 from cardroom.history.replayer import LedgerBook, first_transfer, hand_replay, hand_start
@@ -148,11 +149,12 @@ def hands_between(period: Period, *, table_id: int | None = None) -> QuerySet[Ha
 
 
 def player_hands(user_id: int, period: Period | None = None) -> QuerySet[Hand]:
-    """The ended hands the user sat in (within ``period``, if given), oldest first."""
-    seated = Seat.objects.filter(
-        table_id=OuterRef("table_id"), user_id=user_id, joined__lte=OuterRef("ended")
-    ).filter(Q(left__isnull=True) | Q(left__gte=OuterRef("started")))
-    hands = Hand.objects.filter(Exists(seated), ended__isnull=False)
+    """The ended hands the user played (within ``period``, if given), oldest first: those they
+    were dealt into (cardroom/history/deals.py), the hands the statistics count. A hand they
+    sat out, or sat down during, is not theirs; nor is a voided one, where everything went
+    back."""
+    played = player_deals(user_id=user_id, bounds={}).filter(hand=OuterRef("pk"))
+    hands = Hand.objects.filter(Exists(played), ended__isnull=False)
     if period is not None:
         hands = hands.filter(started__gte=period.start, started__lt=period.end)
     return hands.order_by("started", "id")

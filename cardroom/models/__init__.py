@@ -1,10 +1,12 @@
 """Every table of the cardroom's database, one module a context (Django's app is ``cardroom``).
 
 The tables, seats, hands, events, journal and operator log (``tables``), the players' limits and
-exclusions (``responsible``) and the wait lists (``waitlist``). They sit at the bottom of the
-cardroom's layers (docs/architecture.md): every context reads them; they import none of them.
+exclusions (``responsible``), the wait lists (``waitlist``) and the table chat (``chat``). They
+sit at the bottom of the cardroom's layers (docs/architecture.md): every context reads them;
+they import none of them.
 """
 
+from cardroom.models.chat import ChatBan, ChatLine, ChatMute
 from cardroom.models.responsible import Exclusion, LimitChange, PlayerLimits
 from cardroom.models.tables import (
     ApiToken,
@@ -23,6 +25,9 @@ from cardroom.models.waitlist import WaitingPlayer
 
 __all__ = [
     "ApiToken",
+    "ChatBan",
+    "ChatLine",
+    "ChatMute",
     "Exclusion",
     "Game",
     "Hand",

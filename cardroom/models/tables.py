@@ -323,6 +323,8 @@ class OperatorActionKind(models.TextChoices):
     HAND_VOID = "hand_void", _("Hand voided")
     EXCLUSION_RECORD = "exclusion_record", _("Exclusion recorded")
     EXCLUSION_LIFT = "exclusion_lift", _("Self-exclusion lifted")
+    CHAT_BAN = "chat_ban", _("Chat muted room-wide")
+    CHAT_UNBAN = "chat_unban", _("Chat unmuted room-wide")
 
 
 class OperatorAction(models.Model):

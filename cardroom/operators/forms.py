@@ -374,7 +374,7 @@ class TableCreateForm(forms.Form):
         if isinstance(seats, int) and bots > seats - 1:
             most = seats - 1
             too_many = ngettext(
-                "at most %(count)s bots: one seat is kept for a person",
+                "at most %(count)s bot: one seat is kept for a person",
                 "at most %(count)s bots: one seat is kept for a person",
                 most,
             )

@@ -117,6 +117,18 @@ def _void(details: Mapping[str, Any]) -> str:
     return gettext("Hand %(hand)s voided") % {"hand": details.get("hand")}
 
 
+def _chat_ban(details: Mapping[str, Any]) -> str:
+    # Translators: a player's chat muted at every table, until a date and time in UTC.
+    return gettext("%(player)s's chat muted at every table until %(until)s") % {
+        "player": details["player"],
+        "until": details["until"],
+    }
+
+
+def _chat_unban(details: Mapping[str, Any]) -> str:
+    return gettext("%(player)s may chat again") % {"player": details["player"]}
+
+
 _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     OperatorActionKind.TABLE_CREATE: _created,
     OperatorActionKind.TIMERS_CHANGE: _timers,
@@ -127,6 +139,8 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     OperatorActionKind.TABLE_RESUME: _status,
     OperatorActionKind.TABLE_CLOSE: _status,
     OperatorActionKind.HAND_VOID: _void,
+    OperatorActionKind.CHAT_BAN: _chat_ban,
+    OperatorActionKind.CHAT_UNBAN: _chat_unban,
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import translation
@@ -19,6 +19,8 @@ from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_l
 
 from accounts.money import format_cents
 from cardroom.presentation.hand_words import SUIT_NAMES, hand_name
+from cardroom.presentation.leaving import leaving_words
+from cardroom.presentation.seat_map import seat_map
 from cardroom.presentation.time_bank import seat_time_bank, time_bank_ring
 from games.words import words
 
@@ -68,13 +70,16 @@ TABLE_STATUS_WORDS: dict[str, tuple[str | Promise, str | Promise]] = {
 #: Why the viewer's own seat is not playing, and what brings it back: a seat that only says
 #: "waiting" or "sitting out" leaves a new player wondering whether anything will happen.
 YOUR_STATUS_NOTES: dict[str, str | Promise] = {
-    "sitting_out": gettext_lazy(
-        "You are sitting out: you are not dealt in (after a missed ante or decision, a lost"
-        " connection, or at your request). Press Sit in to play the next hand."
-    ),
     "waiting": gettext_lazy("You are seated. You will be dealt in when the next hand begins."),
     "seated": gettext_lazy("You are seated. You will be dealt in when the next hand begins."),
 }
+
+#: A seat sitting out is told which button brings it back, by the label the button shows
+#: (``ACTION_LABELS["sit_in"]``), so the two never disagree.
+SITTING_OUT_NOTE = gettext_lazy(
+    "You are sitting out: you are not dealt in (after a missed ante or decision, a lost"
+    " connection, or at your request). Press “%(button)s” to play the next hand."
+)
 
 #: A game in stages (3-5-7, Nuts, Toh...) deals newcomers in at its next game, not its next deal.
 STAGED_WAITING = gettext_lazy(
@@ -280,18 +285,6 @@ def _one_sit_out(buttons: list[ActionButton]) -> list[ActionButton]:
     return buttons
 
 
-def _confirm_leaving(buttons: list[ActionButton], *, holding: bool) -> list[ActionButton]:
-    """Leaving with cards in hand gives the hand up: the page asks first."""
-    if not holding:
-        return buttons
-    return [
-        replace(button, confirm=gettext("Leave the table? Your hand in play will be folded."))
-        if button.kind == "leave"
-        else button
-        for button in buttons
-    ]
-
-
 def describe_table(state: dict[str, Any]) -> dict[str, Any]:
     """The template context of one viewer's table, from the ``state`` message."""
     view = state["table"]
@@ -326,13 +319,12 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
     if house is not None and status != "closing":
         # Nothing runs on the clock while paused or closed: no countdown to show.
         phase_words, deadline = str(house[0]), None
-    buttons = _confirm_leaving(
-        _one_sit_out(_buttons((you or {}).get("legal_actions", []))),
-        holding=bool((you or {}).get("cards")),
-    )
+    buttons = _one_sit_out(_buttons((you or {}).get("legal_actions", [])))
     mine = next((seat for seat in seats if seat["is_you"]), None)
     ring = time_bank_ring(seats, mine, deadline)
     your_note = translated(YOUR_STATUS_NOTES, mine.get("status", "")) if mine else None
+    if mine and mine.get("status") == "sitting_out":
+        your_note = str(SITTING_OUT_NOTE) % {"button": translated(ACTION_LABELS, "sit_in")}
     if your_note and mine and mine.get("status") == "waiting" and view.get("stage"):
         your_note = str(STAGED_WAITING)
     context = {
@@ -356,7 +348,12 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
     if module is not None:
         context = importlib.import_module(module).describe(state, context)
     # Split last: a game's own presentation may relabel or replace the buttons.
-    buttons = context["buttons"]
+    buttons, context["leaving_note"] = leaving_words(context["buttons"], state, context["seats"])
+    context["buttons"] = buttons
+    # The seat map draws the seats as described, the game's own changes included.
+    placed = seat_map(view.get("seats", []), context["seats"], (you or {}).get("seat"))
+    context["map_rows"], context["places"] = placed["rows"], placed["places"]
+    context["sit_here"] = next((button for button in buttons if button.kind == "sit"), None)
     context["decisions"] = [button for button in buttons if button.kind not in SEAT_CONTROLS]
     context["seat_controls"] = [button for button in buttons if button.kind in SEAT_CONTROLS]
     return context

@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from accounts.money import format_cents
 from cardroom.models import Table
+from cardroom.presentation.house_games import game_rules
 from cardroom.tables.engines import engine_for
 from games.guts.config import SEED_MIN_BUY_IN_ANTES
 
@@ -153,6 +154,7 @@ def house_rules(table: Table) -> list[str]:
             lines.append(_lower_buy_in(value, _usual_buy_in(config)))
         elif value:
             lines.append(str(template) % {"amount": _money(value)})
+    lines += game_rules(table.game, config)
     flow = getattr(config, "flow", "one_deal")
     if flow in FLOWS:
         lines.append(str(FLOWS[flow]))

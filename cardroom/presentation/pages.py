@@ -22,7 +22,7 @@ from cardroom.presentation.payment_words import payments_said
 from cardroom.tables.hand_log import SUMMARIES
 from cardroom.tables.snapshots import snapshot_from_db, state_frame, table_from
 
-__all__ = ["page_context", "result_banner", "table_page_context"]
+__all__ = ["page_context", "result_banner", "table_page_context", "void_banner"]
 
 #: After a hand, while its result is on the table (the pause before the next one), the viewer
 #: is told what it meant for them in a banner: the log below says it for everyone. A stage's
@@ -52,6 +52,7 @@ def page_context(
     page's socket draws every push in memory."""
     table = table_from(snapshot)
     context = describe_table(state)
+    _top_up_within(context, bankroll_cents)
     recent = [_in_words(hand) for hand in snapshot.get("recent", [])]
     shown = shown_result(context, recent, snapshot.get("commitment"))
     if shown is not None:
@@ -72,6 +73,25 @@ def page_context(
         oob=oob,
     )
     return context
+
+
+def _top_up_within(context: dict[str, Any], bankroll_cents: int) -> None:
+    """The top-up form's most: the table's room under its largest stack (the game's ``max``,
+    when it has one) and never more than the viewer's bankroll, whence the chips come (the
+    ledger refuses more). The least is a cent, as the games take any amount above $0.00. With
+    nothing that could be added (an empty bankroll), no form."""
+    for button in context.get("seat_controls", []):
+        field = button.amount_input
+        if button.kind != "top_up" or field is None:
+            continue
+        room = field.get("max")
+        most = bankroll_cents if room is None else min(room, bankroll_cents)
+        least = field.get("min") or 1
+        if most < least:
+            for name in ("seat_controls", "buttons"):
+                context[name] = [other for other in context[name] if other is not button]
+            continue
+        field.update(min=least, max=most, min_text=format_cents(least), max_text=format_cents(most))
 
 
 #: The kind of transfer that is a pot won (its phrases lead the log's line).
@@ -137,6 +157,32 @@ def _stage_nets(context: dict[str, Any]) -> dict[str, int]:
     return nets
 
 
+def void_banner(
+    recent: list[dict[str, Any]], commitment: dict[str, Any] | None, name: str | None
+) -> dict[str, Any] | None:
+    """A hand the house voided (cardroom/tables/control.py), said to every viewer until the
+    next hand begins, whatever the phase the table went back to: with what came back to the
+    viewer ``name`` (the void's transfers to them less those from them), when anything did."""
+    if not recent or not recent[0].get("void"):
+        return None
+    last = recent[0]
+    if commitment is not None and int(commitment.get("number", 0)) > int(last["number"]):
+        return None  # the next hand has begun
+    voids = [row for row in last.get("payments") or [] if row.get("kind") == TransferKind.VOID]
+    back = sum(row["amount"] for row in voids if name is not None and row.get("to") == name)
+    back -= sum(row["amount"] for row in voids if name is not None and row.get("from") == name)
+    if back > 0:
+        # Translators: number is the hand's number; amount is the money returned to the reader.
+        text = gettext(
+            "The house voided hand #%(number)s and returned every stake: %(amount)s back to you."
+        ) % {"number": last["number"], "amount": format_cents(back)}
+    else:
+        text = gettext("The house voided hand #%(number)s and returned every stake.") % {
+            "number": last["number"]
+        }
+    return {"kind": "void", "text": text, "hand": last["number"], "stage": None}
+
+
 def result_banner(
     context: dict[str, Any],
     recent: list[dict[str, Any]],
@@ -145,8 +191,11 @@ def result_banner(
     """ "You won $12.40" / "You pay $10.00": what the result on show (``shown_result``) meant
     for the viewer, with the ``hand`` and ``stage`` it belongs to (``stage``: ``None`` for a
     deal's result). None when it moved no money of theirs, and once the next deal or stage
-    has begun."""
+    has begun. A voided hand is said instead (``void_banner``), to seated and watching alike."""
     you = next((seat for seat in context.get("seats", []) if seat.get("is_you")), None)
+    voided = void_banner(recent, commitment, you.get("player") if you else None)
+    if voided is not None:
+        return voided
     shown = shown_result(context, recent, commitment)
     if you is None or shown is None:
         return None

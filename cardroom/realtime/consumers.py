@@ -33,11 +33,13 @@ from accounts.language import said, scope_language
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
 from cardroom.models import Seat, Table
+from cardroom.observability.metrics import OPEN_SOCKETS, action_answered
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
 from cardroom.presentation.pages import page_context
 from cardroom.realtime import freshness
 from cardroom.realtime.auth import NOT_LOGGED_IN, REVOKED, token_group
+from cardroom.realtime.chat_socket import CHAT_TYPES, ApiChat, ChatSocket, PageChat
 from cardroom.realtime.logins import (
     LOGIN_ENDED,
     Login,
@@ -86,7 +88,7 @@ rate_clock: Callable[[], float] = time.monotonic
 MAX_TABLE_ID = 2**63 - 1
 
 
-class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     """What both table sockets share: auth, presence, rate limit, replays, versioned pushes."""
 
     #: The viewer's user id, set once the socket is let in.
@@ -109,6 +111,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     counted: datetime | None = None
     #: The handshake's language (the switcher's cookie, else Accept-Language), set at connect.
     language: str | None = None
+    #: The label this socket is counted under in the open sockets' gauge, once let in.
+    socket_kind = "api"
+    metered = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch first runs ``close_old_connections`` in asgiref's one
@@ -165,8 +170,11 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             self.token_group = token_group(token_id)
             await self.channel_layer.group_add(self.token_group, self.channel_name)
         await self.accept()
+        self.metered = True
+        OPEN_SOCKETS.labels(kind=self.socket_kind).inc()
         freshness.watch(self)
         await self.push_state(force=True)
+        await self.chat_open()  # the recent lines, after the state (chat_socket.py)
         # Only a seated player's socket is counted: most sockets open before their sit, which
         # counts them itself, and a write per watcher would queue behind the actions.
         if self.seated and await self.presence(+1):
@@ -201,6 +209,9 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=NOT_LOGGED_IN, reason=self.close_reason(reason))
 
     async def disconnect(self, code: int) -> None:
+        if self.metered:
+            self.metered = False
+            OPEN_SOCKETS.labels(kind=self.socket_kind).dec()
         if getattr(self, "login_open", False) and self.login is not None:
             self.login_open = False
             login_closed(self.login)
@@ -208,6 +219,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_discard(self.token_group, self.channel_name)
         if hasattr(self, "group"):
             freshness.unwatch(self)
+            await self.chat_close()
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.counted is not None:
                 await self.presence(-1, self.counted)
@@ -216,6 +228,8 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Every frame gets an answer, and the socket stays open whatever the frame held,
         unless its login no longer holds: then no frame is read, and the socket closes."""
         ident: Any = None
+        started = time.perf_counter()  # the action's latency, to its answer (self.reply)
+        kind: str | None = None
         try:
             # Every frame, a read (``sync``) as much as an action: a state frame holds the
             # viewer's own cards. One look-up while the verdict is fresh (logins.py).
@@ -234,25 +248,37 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             if message["type"] == "sync":
                 await self.push_state(force=True)
                 return
+            if message["type"] in CHAT_TYPES:
+                await self.chat_receive(message)
+                return
             key = id_key(ident)
             if key in self.answered:
                 await self.answer(self.answered[key])
                 return
+            kind = message["action"]["kind"]
             # An id the page made up for a form is never sent again: no receipt for it.
             durable = key if message.get("durable", True) else None
             answer = await self._act(ident, durable, message["action"])
             if answer.get("code") not in RETRYABLE:
                 self._remember(key, answer)
-            await self.answer(answer)
+            await self.reply(answer, kind, started)
         except MessageError as error:
             refusal = self.say(sentence_of(error))
-            await self.answer(error_frame(error.ident or ident, error.code, refusal))
+            await self.reply(error_frame(error.ident or ident, error.code, refusal), kind, started)
         except DatabaseError:
             log.exception("table %s: the database failed on a frame", self.table_id)
-            await self.answer(error_frame(ident, "unavailable", self.say(UNAVAILABLE)))
+            await self.reply(
+                error_frame(ident, "unavailable", self.say(UNAVAILABLE)), kind, started
+            )
         except Exception:
             log.exception("table %s: a frame failed", self.table_id)
-            await self.answer(error_frame(ident, "internal", self.say(INTERNAL)))
+            await self.reply(error_frame(ident, "internal", self.say(INTERNAL)), kind, started)
+
+    async def reply(self, answer: dict[str, Any], kind: str | None, started: float) -> None:
+        """Send an action's answer and count it (cardroom/observability/metrics.py): applied
+        unless it is an error; ``started``, when its frame came, for the latency."""
+        await self.answer(answer)
+        action_answered(kind, answer.get("code"), started)
 
     def read(self, text: str | None) -> dict[str, Any]:
         """The message in the JSON protocol's shape."""
@@ -381,7 +407,7 @@ class _TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return True
 
 
-class TableApiConsumer(_TableConsumer):
+class TableApiConsumer(ApiChat, _TableConsumer):
     """The JSON protocol of one table, for bots, tests, load scripts and other front ends."""
 
     async def send_state(self, state: dict[str, Any]) -> None:
@@ -395,8 +421,10 @@ class TableApiConsumer(_TableConsumer):
 DOLLAR_FIELDS = ("buy_in", "amount", "ante", "pair_plus")
 
 
-class TablePageConsumer(_TableConsumer):
+class TablePageConsumer(PageChat, _TableConsumer):
     """The table page's socket: htmx's WebSocket extension sends forms, gets fragments back."""
+
+    socket_kind = "page"
 
     def read(self, text: str | None) -> dict[str, Any]:
         """A form from the page (``kind`` and its fields) as a protocol action."""
@@ -404,9 +432,10 @@ class TablePageConsumer(_TableConsumer):
             return parse_message(text)
         check_text(text)
         form = decode(text)
+        if isinstance(form, dict):
+            form.pop("HEADERS", None)  # htmx's, on every form (the chat's too)
         if not (isinstance(form, dict) and "kind" in form):
             return check_message(form)
-        form.pop("HEADERS", None)
         ident = form.pop("action_id", None)
         durable = ident is not None
         ident = ident or f"page-{time.monotonic_ns()}"
@@ -418,6 +447,10 @@ class TablePageConsumer(_TableConsumer):
                         form[name] = cents_from_dollars(form[name])
                 except ValueError as error:
                     raise MessageError("bad_amount", sentence_of(error)) from error
+        seat = form.get("seat")
+        if isinstance(seat, str) and seat.isascii() and seat.isdigit():
+            # A form's seat (the seat map's "Sit here") comes as text; the protocol's is a number.
+            form["seat"] = int(seat)
         return check_message({"type": "action", "id": ident, "action": form, "durable": durable})
 
     bankroll: int = 0

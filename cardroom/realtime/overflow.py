@@ -26,6 +26,8 @@ from typing import Any
 
 from channels_redis.core import BoundedQueue
 
+from cardroom.observability.metrics import CHANNEL_OVERFLOWS
+
 __all__ = ["LOG_EVERY_SECONDS", "DroppingQueue", "overflow_count", "overflowed"]
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,7 @@ def overflow_count() -> int:
 def overflowed(channel: str) -> None:
     """Count a message that did not fit ``channel``'s queue, and log it if a line is due."""
     global _count, _unlogged, _logged_at
+    CHANNEL_OVERFLOWS.inc()
     with _lock:
         _count += 1
         _unlogged += 1

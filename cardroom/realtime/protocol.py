@@ -50,6 +50,7 @@ ERROR_CODES = {
     "bad_id": "an action without a usable id",
     "bad_action": "an action that is not an object with a kind",
     "bad_amount": "an amount that is not a whole number of cents in range",
+    "bad_chat": "a chat line that is empty, too long or holds control characters",
     "rate_limited": "too many frames: slow down",
     "refused": "the rules, the ledger or the runtime said no",
     "unavailable": "the server could not reach its database: nothing was applied",
@@ -127,11 +128,12 @@ def decode(text: str) -> Any:
 
 
 def check_message(message: Any) -> dict[str, Any]:
-    """A decoded message in the protocol's shape: ``sync``, or an ``action`` with an id."""
+    """A decoded message in the protocol's shape: ``sync``, a chat message (its text and names
+    are the chat's to check: cardroom/chat/), or an ``action`` with an id."""
     if not isinstance(message, dict):
         raise MessageError("bad_message", words("a message is a JSON object with a 'type'"))
     kind = message.get("type")
-    if kind == "sync":
+    if kind in ("sync", "chat", "chat_mute", "chat_unmute"):
         return message
     if kind != "action":
         shown = kind if isinstance(kind, str) and len(kind) <= 40 else "?"

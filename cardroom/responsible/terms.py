@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from django.utils.translation import gettext as _
 
-from accounts.language import said
+from accounts.language import day_text, moment_text, said
 from accounts.money import format_cents
 from games.words import Sentence, words
 
@@ -48,13 +48,13 @@ MAX_LIMIT_CENTS = 100_000_000
 
 
 def moment_words(moment: datetime) -> str:
-    """A moment as the refusals write it.
+    """A moment as the refusals write it: as the pages do, in UTC (accounts/language.py).
 
     >>> from datetime import UTC
     >>> moment_words(datetime(2026, 12, 2, 14, 5, 31, tzinfo=UTC))
     '2026-12-02 14:05 UTC'
     """
-    return f"{moment:%Y-%m-%d %H:%M} UTC"
+    return moment_text(moment)
 
 
 def date_words(moment: datetime) -> str:
@@ -64,7 +64,7 @@ def date_words(moment: datetime) -> str:
     >>> date_words(datetime(2027, 5, 30, 9, 0, tzinfo=UTC))
     '2027-05-30'
     """
-    return f"{moment:%Y-%m-%d}"
+    return day_text(moment.date())
 
 
 def duration_words(minutes: int) -> Sentence:

@@ -236,7 +236,8 @@ def exclusion_request(request: HttpRequest) -> HttpResponse:
                 "days": days,
                 "length": form.length_words(),
                 "self": kind == ExclusionKind.SELF_EXCLUSION,
-                "until": moment_words(end),
+                # A moment: the page writes it as every moment (the |moment filter).
+                "until": end,
                 "until_date": date_words(end),
             },
         )

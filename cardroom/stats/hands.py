@@ -1,77 +1,43 @@
 """Whose hand was whose: a player's deals, read from the hand histories (docs/statistics.md).
 
-A hand's events name seats, not people. Cards dealt face down to a seat are a private event
-whose ``readers`` were fixed, when it was recorded, to the one user sitting there
-(``HandEvent.readers``): that names the seat's player for the hand exactly, whoever sat there
-before or after. No Peek deals blind, to be read by nobody, so for a blind deal the seat's
-tenure (``Seat.joined`` to ``Seat.left``) names the player instead.
-
-A player's *deals* are those events: one or more per hand they were dealt into (a game in
-stages deals again). Voided hands are left out: everything in them went back. Events of the
-same hand naming the same seat (a declare, a bet's result, a pair's score) are the player's
-too: :func:`of_player` finds them, :func:`at_seat` asks whether a deal's hand has one.
+A player's *deals* are the cards dealt to them (cardroom/history/deals.py has the one
+definition, which "Your hands" lists by too): one or more per hand they were dealt into (a
+game in stages deals again). Events of the same hand naming the same seat (a declare, a bet's
+result, a pair's score) are the player's too: :func:`of_player` finds them, :func:`at_seat`
+asks whether a deal's hand has one.
 """
 
 from __future__ import annotations
 
-from django.db.models import (
-    BigIntegerField,
-    Exists,
-    IntegerField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-)
+from django.db.models import BigIntegerField, Exists, OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.db.models.lookups import Exact
 
 from accounts.models import User
+from cardroom.history import deals as dealing
+from cardroom.history.deals import BLIND_DEAL, DEAL
 from cardroom.models import HandEvent, Seat
 from cardroom.stats.period import Period
 
 __all__ = ["BLIND_DEAL", "DEAL", "at_seat", "deal_events", "of_player", "player_deals"]
 
-#: Cards dealt face down to a seat, readable by its player.
-DEAL = "cards_dealt"
-#: No Peek: cards dealt face down that nobody may read until the reveal.
-BLIND_DEAL = "blind_cards_dealt"
+_seat = dealing.seat_field
 
 
 def _dealt(period: Period) -> QuerySet[HandEvent]:
-    """Every deal to a seat in the period, of hands that were not voided (no ordering: these
-    are aggregated, and the model's ordering would join the table for nothing)."""
-    return (
-        HandEvent.objects.filter(type__in=(DEAL, BLIND_DEAL), hand__isnull=False)
-        .filter(hand__void_reason="", **period.bounds("created"))
-        .annotate(seat_number=_seat("seat"))
-        .filter(seat_number__isnull=False)
-        .order_by()
-    )
+    """Every deal to a seat in the period, of hands that were not voided."""
+    return dealing.dealt(period.bounds("created"))
 
 
 def _tenure() -> QuerySet[Seat]:
     """Seats held at the outer event's table, seat number and moment."""
-    return Seat.objects.filter(
-        Q(left__isnull=True) | Q(left__gte=OuterRef("created")),
-        table=OuterRef("table"),
-        number=OuterRef("seat_number"),
-        joined__lte=OuterRef("created"),
-    )
+    return dealing.tenure()
 
 
 def player_deals(*, user: User, period: Period) -> QuerySet[HandEvent]:
-    """The player's deals in the period (see the module docstring)."""
-    tables = Seat.objects.filter(user=user).values("table_id")
-    return (
-        _dealt(period)
-        .filter(table_id__in=tables)
-        .filter(
-            Q(type=DEAL, readers__0=user.pk)
-            | Q(Exists(_tenure().filter(user=user)), type=BLIND_DEAL)
-        )
-    )
+    """The player's deals in the period (cardroom/history/deals.py)."""
+    return dealing.player_deals(user_id=user.pk, bounds=period.bounds("created"))
 
 
 def deal_events(*, period: Period) -> QuerySet[HandEvent]:
@@ -107,7 +73,3 @@ def at_seat(events: QuerySet[HandEvent], *, seat: str = "seat") -> Exists:
         .annotate(named_seat=_seat(seat))
         .filter(named_seat=OuterRef("seat_number"))
     )
-
-
-def _seat(field: str) -> Cast:
-    return Cast(KT(f"data__{field}"), IntegerField())

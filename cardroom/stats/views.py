@@ -141,7 +141,7 @@ def _table_charts(stats: TableStats) -> dict[str, Any]:
         when = bucket.start.strftime(fmt)
         # Translators: one bar of the chart of hands dealt: its hour or day, and the hands.
         hands_words = ngettext(
-            "%(when)s: %(count)s hands", "%(when)s: %(count)s hands", bucket.hands
+            "%(when)s: %(count)s hand", "%(when)s: %(count)s hands", bucket.hands
         ) % {"when": when, "count": bucket.hands}
         hands.append(Bar(label, bucket.hands, hands_words))
         rake_words = gettext("%(when)s: %(amount)s rake") % {

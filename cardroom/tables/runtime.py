@@ -874,16 +874,19 @@ def _player_action(
         raise IllegalAction(words("you are already in seat {seat}", seat=mine))
     if table.status != TableStatus.OPEN:
         raise IllegalAction(_no_seat(table.status))
-    free = [
-        s["seat"] for s in game.view(game.load(table.state), None)["seats"] if "player" not in s
-    ]
+    places = game.view(game.load(table.state), None)["seats"]
+    free = [s["seat"] for s in places if "player" not in s]
     wanted = action.pop("seat_wanted", None)
     if not free:
         raise IllegalAction(words("the table is full; join its wait list from the lobby"))
+    if wanted is not None:
+        # Checked before the wait list's hold, which takes the player off the line when it
+        # lets them sit. Words number seats from 1, as the table page shows them.
+        _check_wanted(wanted, [s["seat"] for s in places], free)
     held = sit_refusal(table, user, free, now)
     if held:
         raise IllegalAction(held)
-    number = wanted if wanted in free else free[0]
+    number = free[0] if wanted is None else wanted
     buy_in = action.pop("buy_in", None)
     if isinstance(buy_in, bool) or not isinstance(buy_in, int):
         raise IllegalAction(
@@ -897,6 +900,26 @@ def _player_action(
     seats[number] = seat
     users[number] = user
     return {**action, "seat": number, "stack": buy_in, "player": user.public_name}
+
+
+def _check_wanted(wanted: object, seats: list[int], free: list[int]) -> None:
+    """A ``sit`` that names its seat gets that seat or is refused: a seat of the table (a
+    whole number), and free. A seat another player took since the page was drawn is refused
+    in words, rather than the player landing somewhere they did not choose."""
+    if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted not in seats:
+        whole = isinstance(wanted, int) and not isinstance(wanted, bool)
+        shown = wanted + 1 if isinstance(wanted, int) and whole else repr(wanted)[:40]
+        raise IllegalAction(
+            words(
+                "there is no seat {seat} at this table; its seats are 1 to {count}",
+                seat=shown,
+                count=len(seats),
+            )
+        )
+    if wanted not in free:
+        raise IllegalAction(
+            words("seat {seat} was taken meanwhile; choose another seat", seat=wanted + 1)
+        )
 
 
 def _open_hand(table: Table) -> Hand:

@@ -128,8 +128,20 @@
     if (next) { next.focus(); focused = next.dataset.card; }
   }, true);
 
+  // Where the main pointer is a finger, the board's name speaks of taps, not of arrow keys
+  // (its touch words are in data-touch-label): keys are not advertised to touch users.
+  var TOUCH = window.matchMedia ? window.matchMedia("(hover: none) and (pointer: coarse)") : null;
+  function touchWords() {
+    var root = board();
+    if (root && TOUCH && TOUCH.matches && root.dataset.touchLabel) {
+      root.setAttribute("aria-label", root.dataset.touchLabel);
+    }
+  }
+  document.addEventListener("DOMContentLoaded", touchWords);
+
   // After each push: keep the picked card and the focus, and forget a suggestion from an earlier hand.
   document.addEventListener("htmx:wsAfterMessage", function () {
+    touchWords();
     var still = picked && cardButton(picked);
     if (still) still.setAttribute("aria-pressed", "true"); else picked = null;
     if (focused && (document.activeElement === document.body || !document.activeElement)) {

@@ -40,7 +40,8 @@ async def open_socket(
     address: str = "10.0.0.1",
     page: bool = False,
 ) -> tuple[WebsocketCommunicator, dict[str, Any]]:
-    """Connect, and return the communicator with its first output after the accept."""
+    """Connect, and return the communicator with its first output after the accept (the
+    chat's lines that follow a state are read and left out)."""
     headers = [ORIGIN]
     if token is not None:
         headers.append((b"authorization", f"Bearer {token}".encode()))
@@ -50,7 +51,12 @@ async def open_socket(
     communicator = WebsocketCommunicator(from_address(address), path, headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     assert connected
-    return communicator, await communicator.receive_output(5)
+    first = await communicator.receive_output(5)
+    if first["type"] == "websocket.send":
+        # After the state, the table chat's recent lines (docs/protocol.md, "Table chat").
+        chat = await communicator.receive_output(5)
+        assert "chat_history" in chat["text"] or 'id="chat-lines"' in chat["text"], chat
+    return communicator, first
 
 
 async def session_cookie(client: Client) -> str:

@@ -33,9 +33,14 @@ class Client:
         self.next_id = 0
 
     async def connect(self) -> dict:
+        """Open the socket; returns its first frame, the state (the recent chat lines, which
+        follow it, are kept in ``frames``)."""
         connected, _ = await self.communicator.connect(timeout=WAIT_SECONDS)
         assert connected
-        return await self.receive()
+        state = await self.receive()
+        if state["type"] == "state":
+            assert (await self.receive())["type"] == "chat_history"
+        return state
 
     async def receive(self, timeout: float = WAIT_SECONDS) -> dict:
         frame = json.loads(await self.communicator.receive_from(timeout=timeout))

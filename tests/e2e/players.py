@@ -57,9 +57,10 @@ class Player:
         raise AssertionError(f"{self.name} never received a frame with {marker!r}")
 
 
-def enter_table(browser: Any, url: str, name: str, table_name: str) -> Player:
-    """Log in through the form, open the lobby, follow the table's link, wait for the socket."""
-    page = browser.new_context(viewport=PHONE).new_page()
+def enter_table(browser: Any, url: str, name: str, table_name: str, **context: Any) -> Player:
+    """Log in through the form, open the lobby, follow the table's link, wait for the socket.
+    ``context``: Playwright's browser context options (such as ``reduced_motion``)."""
+    page = browser.new_context(**{"viewport": PHONE, **context}).new_page()
     player = Player(name=name, page=page)
 
     def listen(socket: Any) -> None:

@@ -51,6 +51,7 @@ def log_in(browser, url: str, name: str, device=None, language: str = "en"):
 @pytest.mark.parametrize("language", ["en", "es", "nb"])
 def test_the_pages_fit_a_phone_and_pass_axe(browser, language):
     ann, ben = (user_create(username=name, password=PASSWORD) for name in ("ann", "ben"))
+    user_create(username="sam", password=PASSWORD)
     olga = user_create(username="olga", password=PASSWORD)
     # A transactional test's database is flushed between tests, which removes the groups the
     # migrations made (permissions are made again): give the operator the console's permission.
@@ -83,6 +84,8 @@ def test_the_pages_fit_a_phone_and_pass_axe(browser, language):
         + [f"/tables/{table.pk}/" for table in tables]
         + [f"/tables/{survivor.pk}/hands/1/", f"/tables/{survivor.pk}/hands/1/replay/"]
         + ["/accounts/", "/accounts/limits/", "/accounts/stats/", "/tables/hands/mine/"],
+        # A spectator at a table where a hand is in play: no cards of hers, the seat offer.
+        "sam": [f"/tables/{staged.pk}/"],
         "olga": [
             "/operators/",
             f"/operators/tables/{survivor.pk}/",

@@ -1,5 +1,6 @@
 """What a seasoned player expects of the table page, clicked in Chromium: an error notice goes
-away once an action succeeds, and leaving with a hand in play asks first."""
+away once an action succeeds, and leaving with a hand in play asks first, says that the player
+leaves after the hand, and says so until it ends."""
 
 from __future__ import annotations
 
@@ -61,11 +62,17 @@ def test_the_notice_clears_and_leaving_mid_hand_asks_first(browser):
             questions.append(dialog.message)
             dialog.accept() if accept else dialog.dismiss()
 
+        # The button says the leave waits for the hand's end; its question, what becomes of
+        # the hand (ann has not declared: she is Out at once).
+        assert ann.page.inner_text("form.action-leave button") == "Leave after this hand"
         ann.page.once("dialog", lambda dialog: answer(dialog, False))
         before = len(sent)
         ann.page.click("form.action-leave button")
         ann.page.wait_for_function("true")  # let the dialog's answer run
-        assert questions == ["Leave the table? Your hand in play will be folded."]
+        assert questions == [
+            "Leave the table? You are Out of this hand at once, and you leave with your stack"
+            " when it ends."
+        ]
         assert sent, "the page's frames are recorded"
         assert not any('"leave"' in frame for frame in sent[before:])
         assert Seat.objects.filter(table=table, user__username="ann", left__isnull=True).exists()
@@ -74,7 +81,12 @@ def test_the_notice_clears_and_leaving_mid_hand_asks_first(browser):
         ann.page.once("dialog", lambda dialog: answer(dialog, True))
         ann.page.click("form.action-leave button")
         ann.page.wait_for_selector(
-            "form.action-sit button, #seats li.seat.you.status-leaving", timeout=WAIT_MS
+            "#actions .leaving-note:has-text('You will leave after this hand.')", timeout=WAIT_MS
         )
         assert len(questions) == 2
         assert any('"leave"' in frame for frame in sent[before:])
+        assert not ann.page.locator("form.action-leave").count()
+        # Until the hand ends: then she stands up, and the note goes with the seat.
+        ben.page.click("form.action-declare button:has-text('In')")
+        ann.page.wait_for_selector("form.action-sit button", timeout=WAIT_MS)
+        assert not ann.page.locator("#actions .leaving-note").count()

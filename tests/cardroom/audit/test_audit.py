@@ -78,7 +78,8 @@ def test_the_report_totals_equal_the_rake_transfers(rakes):
     assert sum(row["cents"] for row in report.by_game) == report.total
     assert sum(row["cents"] for row in report.rows) == report.total
     assert [(row["day"].day, row["cents"]) for row in report.by_day] == [(1, 329), (2, 0), (3, 40)]
-    assert report.to_json() == {
+    original = {"from", "to", "total", "by_day", "by_table", "by_game"}
+    assert {key: value for key, value in report.to_json().items() if key in original} == {
         "from": "2025-03-01",
         "to": "2025-03-03",
         "total": 369,
@@ -92,7 +93,8 @@ def test_the_command_prints_the_report_as_json(rakes):
     out = io.StringIO()
     call_command("rake_report", "--from", "2025-03-01", "--to", "2025-03-03", "--json", stdout=out)
     data = json.loads(out.getvalue())
-    assert set(data) == {"from", "to", "total", "by_day", "by_table", "by_game"}
+    # The keys it always printed; the house result's are checked in test_house_results.py.
+    assert set(data) >= {"from", "to", "total", "by_day", "by_table", "by_game"}
     assert data["total"] == 369
     assert all(
         isinstance(v, int) for key in ("by_day", "by_table", "by_game") for v in data[key].values()
@@ -127,14 +129,14 @@ def test_the_page_shows_totals_a_chart_and_the_rows_the_csv_exports(as_user, aud
     assert len(re.findall(r"<rect ", page)) == 3  # one bar a day, in a server-drawn SVG
     rows = page_rows(page)
     exported = list(csv.reader(io.StringIO(client.get(CSV).content.decode())))
-    assert exported[0] == ["day", "table_id", "table", "game", "transfers", "cents"]
-    assert exported[-1] == ["total", "", "", "", "4", "369"]
+    assert exported[0][:6] == ["day", "table_id", "table", "game", "transfers", "cents"]
+    assert exported[-1][:6] == ["total", "", "", "", "4", "369"]
     assert len(rows) == len(exported) - 2 == 3
     for shown, line in zip(rows, exported[1:-1], strict=True):
-        day, table_id, name, game, transfers, cents = line
+        day, table_id, name, game, transfers, cents = line[:6]
         # The page names the game; the CSV keeps its code for programs.
         assert shown[:5] == [day, f"#{table_id} {name}", Game(game).label, transfers, cents]
-    assert exported[1] == ["2025-03-01", str(guts.pk), "Guts $1", "guts", "2", "309"]
+    assert exported[1][:6] == ["2025-03-01", str(guts.pk), "Guts $1", "guts", "2", "309"]
 
 
 def test_the_drill_down_lists_the_hands_and_their_transfers(

@@ -225,6 +225,10 @@ def test_bad_options_are_shown_next_to_their_field_and_nothing_is_created(as_use
     ).content.decode()
     assert field_errors(page, "bots") == ["at most 2 bots: one seat is kept for a person"]
     page = client.post(
+        url, {"name": "X", "ante": "1", "seats": "2", "bots": "2", "reason": "r"}
+    ).content.decode()
+    assert field_errors(page, "bots") == ["at most 1 bot: one seat is kept for a person"]
+    page = client.post(
         NEW + "?game=chinese_poker&preset=unit-1",
         {"name": "X", "timeout": "fold", "bots": "0", "reason": "r"},
     ).content.decode()

@@ -43,7 +43,7 @@ def test_the_statement_runs_back_from_the_balance_and_names_tables(client, alice
     rows = re.findall(r"<tr>(.*?)</tr>", page, re.S)
     text = [re.sub(r"<[^>]+>|\s+", " ", row).split() for row in rows]
     assert any("Cash-out" in row and "Alpha" in row and "+$50.00" in row for row in text)
-    assert any("Buy-in" in row and "Beta" in row and "-$160.00" in row for row in text)
+    assert any("Buy-in" in row and "Beta" in row and "\u2212$160.00" in row for row in text)
     assert any("$690.00" in row for row in text)  # the running balance after the cash-out
     chips = page[page.index("chips-in-play") :]
     assert chips.index("Beta") < chips.index("Alpha")  # the largest stack first

@@ -4,8 +4,10 @@ the locale, the rules pages, and the rules' refusals said in the reader's langua
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -61,7 +63,7 @@ def test_the_switcher_remembers_the_choice(client, alice):
 def test_amounts_follow_the_locale_and_stay_dollars(code, text):
     with translation.override(code):
         assert format_cents(123_456_789) == text
-        assert format_cents(-5).startswith("-") and "0" in format_cents(-5)
+        assert format_cents(-5).startswith("\u2212") and "0" in format_cents(-5)
 
 
 def test_the_cashier_shows_the_bankroll_in_the_locale(client, alice):
@@ -123,3 +125,21 @@ def test_alternatives_are_listed_with_the_readers_or(code, word):
     with translation.override(code):
         spoken = said(refusal)
     assert spoken.count(word) == 2 and "'in'" in spoken and "'high'" in spoken
+
+
+def test_the_home_pages_game_tiles_are_links_to_their_rules(client):
+    page = client.get(reverse("home")).content.decode()
+    for slug in ("guts-online", "guts-classic", "chinese-poker", "three-card-poker"):
+        assert f'class="game-card game-link" href="{reverse("howto-page", args=[slug])}"' in page
+    assert '<article class="game-card"' not in page
+    assert "css/pages" in page  # the tiles' focus style
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"), [(1, "within 1 second."), (30, "within 30 seconds.")]
+)
+def test_a_count_agrees_with_its_noun(seconds, words):
+    table = SimpleNamespace(pk=1, name="Alpha")
+    offers = [{"row": {"table": table}, "seconds": seconds}]
+    html = render_to_string("cardroom/partials/_lobby_offers.html", {"offers": offers})
+    assert words in html

@@ -44,7 +44,7 @@ def seat_panel(status: str, **table: object) -> str:
 
 
 def test_a_seat_that_is_not_playing_is_told_why_and_what_brings_it_back():
-    assert "Press Sit in to play the next hand" in seat_panel("sitting_out")
+    assert "Press “Deal me in again” to play the next hand" in seat_panel("sitting_out")
     assert "dealt in when the next hand begins" in seat_panel("waiting")
     staged = seat_panel("waiting", stage={"number": 1, "words": "three cards"})
     assert "dealt in when the next game begins" in staged

@@ -118,7 +118,7 @@ def test_a_sit_refused_after_its_seat_was_taken_leaves_no_seat(make_player):
         requests=[
             (ann, {"kind": "sit", "buy_in": "lots"}, None),  # the seat row is written first
             (ben, {"kind": "sit", "buy_in": 20_000}, None),
-            (ann, {"kind": "sit", "buy_in": 20_000, "seat": 0}, None),
+            (ann, {"kind": "sit", "buy_in": 20_000, "seat": 1}, None),
         ],
     )
     assert isinstance(answers[0], IllegalAction), answers

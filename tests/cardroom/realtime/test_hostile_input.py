@@ -1136,8 +1136,10 @@ async def test_fields_a_client_makes_up_are_ignored_and_never_journaled(guts):
     assert await bankroll("ann") == 100_000 - 20_000
     assert guts.state["seats"][3]["stack"] == 20_000
 
-    # A sit naming a taken seat is seated elsewhere: the seat is a wish, not an order.
-    assert (await dan.act(kind="sit", buy_in=10_000, seat=3, **FORGED))["type"] == "ack"
+    # A sit naming a taken seat is refused; without a seat the first free one is taken.
+    refused = await dan.act(kind="sit", buy_in=10_000, seat=3, **FORGED)
+    assert (refused["type"], refused["code"]) == ("error", "refused"), refused
+    assert (await dan.act(kind="sit", buy_in=10_000, **FORGED))["type"] == "ack"
     entry = await journaled("sit")
     failures += journal_problems("sit-naming-a-taken-seat", entry,
                                  {"kind", "seat", "stack", "player", "now"})  # fmt: skip

@@ -154,6 +154,7 @@ async def test_a_page_socket_draws_its_fragments_in_its_language(table: Table, m
     communicator = await _socket(f"/ws/tables/{table.pk}/", (b"cookie", b"django_language=nb"))
     first = await communicator.receive_from(timeout=5)
     assert 'hx-swap-oob="true"' in first
+    assert 'id="chat-lines"' in await communicator.receive_from(timeout=5)  # the chat's lines
     # A refused sit from the page's form (dollars): the notice says it in Norwegian.
     form = {"kind": "sit", "buy_in": "5", "HEADERS": {"HX-Request": "true"}}
     await communicator.send_to(text_data=json.dumps(form))

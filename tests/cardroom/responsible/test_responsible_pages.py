@@ -102,7 +102,7 @@ def test_the_reality_check_is_due_every_interval_of_the_session(client, make_pla
     Seat.objects.filter(user=ann).update(joined=timezone.now() - timedelta(minutes=61))
     status = client.get(reverse("reality")).json()
     assert status["due"] and status["played"] == "1 hour 1 minute"
-    assert (status["net_cents"], status["net"]) == (-100, "-$1.00")
+    assert (status["net_cents"], status["net"]) == (-100, "\u2212$1.00")
 
     keep = client.post(reverse("reality-keep"), HTTP_ACCEPT="application/json")
     assert keep.json() == {"ok": True}

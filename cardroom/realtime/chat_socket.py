@@ -1,0 +1,186 @@
+"""The table chat over the table sockets (docs/protocol.md, "Table chat").
+
+A ``chat`` message is checked and stored by cardroom/chat/ (committed first), then sent to the
+table's group; each connection leaves out the lines of the players its viewer muted, so a
+muted player's lines never reach the muter's sockets. A connection reads its viewer's mutes
+when it opens and again when a "chat.mutes" message on its viewer's own group says they
+changed (a mute made on any socket of theirs, at any table).
+
+The JSON socket sends frames; the page socket sends the chat panel's HTML, escaped by the
+templates' autoescape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from accounts.models import User
+from cardroom.chat import (
+    ChatRefused,
+    chat_context,
+    chat_frame,
+    line_say,
+    lines_recent,
+    mute_add,
+    mute_remove,
+    muted_ids,
+    muted_names,
+    page_line,
+)
+from cardroom.realtime.protocol import encode_frame, error_frame
+from cardroom.realtime.threads import SERIAL_WRITES
+from games.words import sentence_of
+
+__all__ = ["CHAT_TYPES", "ApiChat", "ChatSocket", "PageChat", "chat_group"]
+
+#: The client messages the chat answers (cardroom/realtime/protocol.py lets them through).
+CHAT_TYPES = frozenset({"chat", "chat_mute", "chat_unmute"})
+
+
+def chat_group(user_id: int) -> str:
+    """The group of every table socket of one viewer: told when their mutes change."""
+    return f"chat-user-{user_id}"
+
+
+class ChatSocket:
+    """What both table sockets do for the chat; each says it in its own form."""
+
+    # Given by the table consumer (cardroom/realtime/consumers.py).
+    user_id: int | None
+    table_id: int
+    group: str
+    channel_layer: Any
+    channel_name: str
+    scope: dict[str, Any]
+
+    #: The players whose lines this viewer does not read.
+    chat_muted: frozenset[int] = frozenset()
+    #: This socket joined its viewer's chat group.
+    chat_joined = False
+
+    # The consumer's own methods (declared, not defined: a definition here would come before
+    # Channels' in the consumers' method order).
+    say: Callable[[str], str]
+    send: Callable[..., Awaitable[None]]
+
+    async def chat_open(self) -> None:
+        """On connect, after the state: join the viewer's group, read their mutes, send the
+        recent lines."""
+        assert self.user_id is not None
+        await self.channel_layer.group_add(chat_group(self.user_id), self.channel_name)
+        self.chat_joined = True
+        await self.chat_reread()
+
+    async def chat_close(self) -> None:
+        if self.chat_joined and self.user_id is not None:
+            self.chat_joined = False
+            await self.channel_layer.group_discard(chat_group(self.user_id), self.channel_name)
+
+    async def chat_reread(self) -> None:
+        """Read the viewer's mutes and send the recent lines without the muted players'."""
+        lines, muted, names = await database_sync_to_async(
+            self._chat_read, thread_sensitive=False
+        )()
+        self.chat_muted = frozenset(muted)
+        await self.chat_history(lines, names)
+
+    def _chat_read(self) -> tuple[list[dict[str, Any]], set[int], list[str]]:
+        assert self.user_id is not None
+        muted = muted_ids(self.user_id)
+        lines = lines_recent(table_id=self.table_id, hidden=muted)
+        return lines, muted, muted_names(self.user_id) if muted else []
+
+    async def chat_receive(self, message: dict[str, Any]) -> None:
+        """A client's chat message: a line to say, or a mute to add or take back."""
+        ident = message.get("id")
+        user: User = self.scope["user"]
+        try:
+            if message["type"] == "chat":
+                line = await database_sync_to_async(line_say, thread_sensitive=SERIAL_WRITES)(
+                    table_id=self.table_id, user=user, text=message.get("text"), now=timezone.now()
+                )
+                # Committed: only now is it sent to anyone.
+                await self.channel_layer.group_send(self.group, {"type": "chat.line", "line": line})
+                await self.chat_said(ident)
+                return
+            change = mute_add if message["type"] == "chat_mute" else mute_remove
+            await database_sync_to_async(change, thread_sensitive=SERIAL_WRITES)(
+                muter=user, name=message.get("player")
+            )
+        except ChatRefused as refusal:
+            await self.chat_refused(ident, refusal.code, self.say(sentence_of(refusal)))
+            return
+        # Every socket of this viewer (this one too) reads its mutes again.
+        assert self.user_id is not None
+        await self.channel_layer.group_send(chat_group(self.user_id), {"type": "chat.mutes"})
+
+    async def chat_line(self, event: dict[str, Any]) -> None:
+        """A group message: a line was said at this table (stored already)."""
+        line = event["line"]
+        if line["user_id"] in self.chat_muted:
+            return
+        await self.chat_show(line)
+
+    async def chat_mutes(self, event: dict[str, Any]) -> None:
+        """A group message: this viewer's mutes changed."""
+        await self.chat_reread()
+
+    async def chat_history(self, lines: list[dict[str, Any]], muted: list[str]) -> None:
+        raise NotImplementedError
+
+    async def chat_show(self, line: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    async def chat_said(self, ident: Any) -> None:
+        """The sender's own answer to a line that was said (they get the line as everyone)."""
+
+    async def chat_refused(self, ident: Any, code: str, message: str) -> None:
+        raise NotImplementedError
+
+
+class ApiChat(ChatSocket):
+    """The chat as JSON frames."""
+
+    async def chat_history(self, lines: list[dict[str, Any]], muted: list[str]) -> None:
+        frame = {"type": "chat_history", "lines": [chat_frame(line) for line in lines]}
+        await self.send(text_data=encode_frame({**frame, "muted": muted}))
+
+    async def chat_show(self, line: dict[str, Any]) -> None:
+        await self.send(text_data=encode_frame(chat_frame(line)))
+
+    async def chat_refused(self, ident: Any, code: str, message: str) -> None:
+        await self.send(text_data=encode_frame(error_frame(ident, code, message)))
+
+
+class PageChat(ChatSocket):
+    """The chat as the page's HTML: the panel's lines, out of band."""
+
+    language: str | None
+
+    def _draw(self, template: str, context: dict[str, Any]) -> str:
+        with translation.override(self.language):
+            return render_to_string(template, {**context, "viewer_id": self.user_id, "oob": True})
+
+    async def chat_history(self, lines: list[dict[str, Any]], muted: list[str]) -> None:
+        # Fifty lines' templates: drawn in the thread pool, off the event loop.
+        html = await sync_to_async(self._draw, thread_sensitive=False)(
+            "cardroom/partials/_chat_lines.html", {"chat": chat_context(lines, muted)}
+        )
+        await self.send(text_data=html)
+
+    async def chat_show(self, line: dict[str, Any]) -> None:
+        html = self._draw("cardroom/partials/_chat_line_oob.html", {"line": page_line(line)})
+        await self.send(text_data=html)
+
+    async def chat_said(self, ident: Any) -> None:
+        await self.send(text_data=self._draw("cardroom/partials/_chat_notice.html", {}))
+
+    async def chat_refused(self, ident: Any, code: str, message: str) -> None:
+        html = self._draw("cardroom/partials/_chat_notice.html", {"message": message})
+        await self.send(text_data=html)

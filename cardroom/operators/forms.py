@@ -32,6 +32,7 @@ from games.guts.config import MATCH_CAP_FAMILIES, PAYERS, ROUND_ENDS, match_cap_
 from games.three_card_poker import exact_odds
 from games.three_card_poker.config import PRESETS as TCP_PRESETS
 from games.three_card_poker.odds import decimal_text
+from games.time_bank import REFILLS
 from games.words import sentence_of
 
 __all__ = [
@@ -55,6 +56,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "payer": PAYERS,
     "round_end": ROUND_ENDS,
     "timeout": TIMEOUT_POLICIES,
+    "time_bank_refill": REFILLS,
 }
 #: Options in cents, labelled so.
 MONEY = frozenset(

@@ -21,6 +21,7 @@ from accounts.money import format_cents
 from cardroom.presentation.hand_words import SUIT_NAMES, hand_name
 from cardroom.presentation.leaving import leaving_words
 from cardroom.presentation.seat_map import seat_map
+from cardroom.presentation.time_bank import seat_time_bank, time_bank_ring
 from games.words import words
 
 __all__ = ["ActionButton", "CardFace", "cents_from_dollars", "describe_table"]
@@ -308,6 +309,7 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
                 "status_text": translated(
                     STATUS_WORDS, entry.get("status", ""), entry.get("status", "")
                 ),
+                **seat_time_bank(entry),
             }
         )
     phase_words = translated(PHASE_WORDS, view.get("phase", ""), view.get("phase", ""))
@@ -319,6 +321,7 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
         phase_words, deadline = str(house[0]), None
     buttons = _one_sit_out(_buttons((you or {}).get("legal_actions", [])))
     mine = next((seat for seat in seats if seat["is_you"]), None)
+    ring = time_bank_ring(seats, mine, deadline)
     your_note = translated(YOUR_STATUS_NOTES, mine.get("status", "")) if mine else None
     if mine and mine.get("status") == "sitting_out":
         your_note = str(SITTING_OUT_NOTE) % {"button": translated(ACTION_LABELS, "sit_in")}
@@ -332,7 +335,8 @@ def describe_table(state: dict[str, Any]) -> dict[str, Any]:
         "phase_words": phase_words,
         "house_note": str(house[1]) if house else "",
         "decision": view.get("phase", "") in DECISION_PHASES and deadline is not None,
-        "deadline": deadline,
+        "deadline": ring["deadline"],
+        "time_bank": ring["time_bank"],
         "pot_text": format_cents(view.get("pot", 0)),
         "seats": seats,
         "you": you,

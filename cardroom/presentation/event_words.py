@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from accounts.money import format_cents
 from cardroom.presentation.hand_words import hand_name
@@ -467,6 +467,15 @@ def _folded(r: _Reader) -> str:
     return _("%(seat)s folded") % values
 
 
+def _time_bank(r: _Reader) -> str:
+    count = round(float(r.get("seconds", 0)))
+    return ngettext(
+        "%(seat)s's time ran out: the time bank of %(count)s second runs",
+        "%(seat)s's time ran out: the time bank of %(count)s seconds runs",
+        count,
+    ) % {"seat": r.seat(), "count": count}
+
+
 def _round_ended(r: _Reader) -> str:
     values = {"round": r.get("round")}
     if r.get("reason"):
@@ -617,6 +626,7 @@ _SENTENCES: dict[str, Callable[[_Reader], str]] = {
         _("%(seat)s played, betting %(amount)s") % {"seat": r.seat(), "amount": r.money("amount")}
     ),
     "folded": _folded,
+    "time_bank": _time_bank,
     "dealer_revealed": _dealer,
     "hand_voided": _voided,
     "hand_not_dealt": lambda r: _("The hand was not dealt: too few players; the antes went back"),

@@ -265,8 +265,8 @@ def script(data: dict[str, Any]) -> dict[str, Any]:
             table.act({"kind": "deal", "deck": _deck_for(table.state, wanted)})
             for seat, plan in _seat_keys(hand.get("play", {}), "play").items():
                 _play(table, seat, plan)
-            if GAME.deadline(table.state) is not None and table.state.phase == "setting":
-                table.expire()
+            while GAME.deadline(table.state) is not None and table.state.phase == "setting":
+                table.expire()  # the setting time, then each time bank
             results.append(_hand_result(table, names))
             table.expire()
     except IllegalAction as error:

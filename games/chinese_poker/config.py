@@ -4,7 +4,9 @@ Money is whole cents. ``unit`` is the value of one point; the minimum buy-in def
 units and the hand fee to one fifth of a unit, as in the seed's table. ``timeout`` is what
 happens to a player who has not submitted when the setting time runs out: ``auto_arrange``
 (the best-arrangement solver sets the hand) or ``surrender``. ``pause_seconds`` is the short
-pause between hands, so players can sit, leave or top up.
+pause between hands, so players can sit, leave or top up. ``time_bank`` is each player's reserve
+of seconds once the setting time runs out (0: none; games/time_bank.py), full again every hand
+(``time_bank_refill``: ``hand``, the only choice: the game has no rounds).
 
 >>> config = ChinesePokerConfig(unit=100)
 >>> config.min_buy_in, config.hand_fee, config.seats, config.set_seconds, config.timeout
@@ -24,9 +26,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.engine import ConfigError
+from games.time_bank import check_time_bank
 from games.words import words
 
 __all__ = [
+    "DEFAULT_TIME_BANK",
     "MIN_BUY_IN_UNITS",
     "PRESETS",
     "TIMEOUT_POLICIES",
@@ -108,6 +112,8 @@ got 1000
     set_seconds: int = 90
     timeout: str = "auto_arrange"
     pause_seconds: int = 5
+    time_bank: float = 0.0
+    time_bank_refill: str = "hand"
 
     def __post_init__(self) -> None:
         _whole("unit", self.unit, 1)
@@ -121,6 +127,8 @@ got 1000
         _whole("seats", self.seats, 2, 4)
         _whole("set_seconds", self.set_seconds, 5, 3600)
         _whole("pause_seconds", self.pause_seconds, 0, 600)
+        seconds, _refill = check_time_bank(self.time_bank, self.time_bank_refill, rounds=False)
+        object.__setattr__(self, "time_bank", seconds)
         if self.timeout not in TIMEOUT_POLICIES:
             raise ConfigError(
                 words(
@@ -135,9 +143,13 @@ got 1000
         return asdict(self)
 
 
-#: The seed's tables: units of 25¢, 50¢, $1, $2, $5 and $10.
+#: Each player's time bank at the presets' tables (seconds).
+DEFAULT_TIME_BANK = 30.0
+
+#: The seed's tables: units of 25¢, 50¢, $1, $2, $5 and $10; with a time bank.
 PRESETS: dict[str, ChinesePokerConfig] = {
-    name: ChinesePokerConfig(unit=unit) for name, unit in _LADDER.items()
+    name: ChinesePokerConfig(unit=unit, time_bank=DEFAULT_TIME_BANK)
+    for name, unit in _LADDER.items()
 }
 
 
@@ -172,7 +184,7 @@ def config_from_json(data: Mapping[str, Any]) -> ChinesePokerConfig:
     Traceback (most recent call last):
     ...
     games.engine.ConfigError: unknown setting 'units'; settings: unit, min_buy_in, hand_fee, \
-seats, set_seconds, timeout, pause_seconds
+seats, set_seconds, timeout, pause_seconds, time_bank, time_bank_refill
     """
     known = tuple(ChinesePokerConfig.__dataclass_fields__)
     for key in data:

@@ -23,6 +23,11 @@ Decisions where the rules are silent:
   (the rule page says the solver sets it), and claims a natural when the cards hold one.
 - ``top_up`` is refused to a player in a hand being played; between hands any amount.
 - A player who leaves during a hand stays in it and cashes out after ``hand_ended``.
+- Time bank (``time_bank``): at the setting deadline, each player still setting with seconds in
+  their reserve goes on their own bank (games/time_bank.py) and the others are set by the
+  timeout policy; the hand goes on until the last bank runs out or every hand is final. A hand
+  made final (submitted, surrendered, a natural declared) pays for the time used past the
+  deadline; rows set but not submitted do not stop the bank.
 
 >>> from games.chinese_poker.config import ChinesePokerConfig
 >>> state = new_table(ChinesePokerConfig(unit=100, pause_seconds=0))
@@ -73,6 +78,7 @@ from games.chinese_poker.state import (
 )
 from games.chinese_poker.views import legal_actions, suggestion, view
 from games.engine import Event, IllegalAction, seat_order
+from games.time_bank import expire, next_deadline
 from games.words import Money, sentence_of, words
 
 __all__ = ["GAME", "ChinesePokerGame", "eligible_seats", "new_table"]
@@ -208,7 +214,8 @@ def _seat_action(
         name = player if isinstance(player, str) and player else f"seat {number}"
         seats = list(state.seats)
         seats[number] = SeatState(stack=amount, player=name)
-        sat = replace(state, seats=tuple(seats))
+        banks = state.banks.refill_seat(number, state.config.time_bank)
+        sat = replace(state, seats=tuple(seats), banks=banks)
         return _reconsider(sat, now), (PlayerSat(number, amount),)
     if seat is None:
         raise IllegalAction(words("seat {seat} is empty", seat=number))
@@ -285,6 +292,7 @@ def _deal(state: ChinesePokerState, action: Mapping[str, Any], now: float) -> Ou
         deadline=now + state.config.set_seconds,
         entries=tuple(entries),
         result=None,
+        banks=state.banks.refilled(state.config.time_bank),
     )
     return dealt, tuple(events)
 
@@ -361,9 +369,14 @@ def _hand_action(
         entry = replace(entry, status="submitted")
         events.append(HandSubmitted(number))
     changed = _replace_entry(state, entry)
+    if entry.status != "setting":  # final: the time used past the deadline leaves the bank
+        changed = replace(changed, banks=changed.banks.charged(number, now, state.deadline))
     if all(other.status != "setting" for other in changed.entries):
         return _finish(changed, tuple(events), now)
-    return changed, tuple(events)
+    setting = [other.seat for other in changed.entries if other.status == "setting"]
+    return replace(changed, deadline=next_deadline(changed.banks, setting, state.deadline)), tuple(
+        events
+    )
 
 
 def _declared(state: ChinesePokerState, entry: Entry, natural: str) -> Entry:
@@ -392,13 +405,17 @@ def _timeout(state: ChinesePokerState, now: float) -> Outcome:
     if state.phase == "pause":
         return _reconsider(replace(state, phase="ready", deadline=None), now), ()
 
-    events: list[Event] = []
+    setting = [entry.seat for entry in state.entries if entry.status == "setting"]
+    expiry = expire(state.banks, setting, state.deadline, now)
+    events: list[Event] = list(expiry.events())
     entries = []
     for entry in state.entries:
-        if entry.status == "setting" and state.config.timeout == "surrender":
+        if entry.seat not in expiry.expired:
+            pass  # final already, or still setting on the time bank
+        elif state.config.timeout == "surrender":
             entry = replace(entry, status="surrendered", auto=True)
             events.append(Surrendered(entry.seat, auto=True))
-        elif entry.status == "setting":
+        else:
             best = best_arrangement([DECK[index] for index in entry.cards])
             front, middle, back = (tuple(c.index for c in row) for row in best.rows)
             entry = replace(entry, front=front, middle=middle, back=back, auto=True)
@@ -408,7 +425,10 @@ def _timeout(state: ChinesePokerState, now: float) -> Outcome:
                 events.append(NaturalDeclared(entry.seat, best.natural))
             events.append(HandSubmitted(entry.seat, auto=True))
         entries.append(entry)
-    return _finish(replace(state, entries=tuple(entries)), tuple(events), now)
+    state = replace(state, entries=tuple(entries), banks=expiry.banks)
+    if expiry.deadline is not None:  # some players are setting on their time bank
+        return replace(state, deadline=expiry.deadline), tuple(events)
+    return _finish(state, tuple(events), now)
 
 
 def _player_hand(entry: Entry) -> PlayerHand:
@@ -475,7 +495,14 @@ def _finish(state: ChinesePokerState, events: tuple[Event, ...], now: float) -> 
         for entry, status in zip(entries, score.statuses, strict=True)
     )
     result = Result(statuses, pairs, payments, units)
-    ended = replace(state, seats=tuple(seats), result=result, phase="waiting", deadline=None)
+    ended = replace(
+        state,
+        seats=tuple(seats),
+        result=result,
+        phase="waiting",
+        deadline=None,
+        banks=state.banks.stopped(),
+    )
     if state.config.pause_seconds > 0:
         ended = replace(ended, phase="pause", deadline=now + state.config.pause_seconds)
     else:

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.chinese_poker.config import ChinesePokerConfig, config_from_json
+from games.time_bank import NO_BANKS, Banks
 
 __all__ = [
     "PHASES",
@@ -82,7 +83,9 @@ class Result:
 @dataclass(frozen=True, slots=True)
 class ChinesePokerState:
     """A whole table. ``button`` is -1 before the first hand; ``entries`` hold the hand being
-    played or, after the reveal, the hand just played (until the next deal)."""
+    played or, after the reveal, the hand just played (until the next deal). ``banks``: each
+    seat's time bank (games/time_bank.py); ``deadline`` while setting is the earliest own
+    deadline of the players still setting."""
 
     config: ChinesePokerConfig
     seats: tuple[SeatState | None, ...]
@@ -92,6 +95,12 @@ class ChinesePokerState:
     deadline: float | None = None
     entries: tuple[Entry, ...] = ()
     result: Result | None = None
+    banks: Banks = NO_BANKS
+
+    def __post_init__(self) -> None:
+        # A state built without banks (a test's, or from before time banks) gets full ones.
+        if len(self.banks.left) != len(self.seats):
+            object.__setattr__(self, "banks", Banks.full(len(self.seats), self.config.time_bank))
 
     def entry(self, seat: int) -> Entry | None:
         """The seat's part in the current (or last) hand, if any."""
@@ -115,6 +124,7 @@ def dump(state: ChinesePokerState) -> dict[str, Any]:
     """The state as JSON."""
     data = asdict(state)
     data["config"] = state.config.to_json()
+    data["banks"] = state.banks.to_json()
     return data
 
 
@@ -131,8 +141,9 @@ def load(data: dict[str, Any]) -> ChinesePokerState:
         Entry(**{key: _tuples(value) for key, value in entry.items()}) for entry in data["entries"]
     )
     result = data.get("result")
+    config = config_from_json(data["config"])
     return ChinesePokerState(
-        config=config_from_json(data["config"]),
+        config=config,
         seats=seats,
         phase=data["phase"],
         button=data["button"],
@@ -140,4 +151,5 @@ def load(data: dict[str, Any]) -> ChinesePokerState:
         deadline=data["deadline"],
         entries=entries,
         result=None if result is None else Result(**{k: _tuples(v) for k, v in result.items()}),
+        banks=Banks.from_json(data.get("banks"), len(seats), config.time_bank),
     )

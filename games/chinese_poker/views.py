@@ -3,7 +3,8 @@
 Before the reveal a seat sees its own 13 cards and its own current rows, and of everyone else
 only whether they have submitted or surrendered. After the reveal (until the next deal) every
 shown hand's rows, its natural and status, each pair's units and the payments are public. A
-surrendered hand is never shown: its rows were not compared.
+surrendered hand is never shown: its rows were not compared. With a time bank, each seat shows
+its reserve (``time_bank``, seconds), ``on_time_bank`` and, while it runs, ``time_bank_ends``.
 
 >>> from games.chinese_poker.config import ChinesePokerConfig
 >>> from games.chinese_poker.state import new_table
@@ -20,6 +21,7 @@ from games.cards import DECK
 from games.chinese_poker.naturals import NATURALS
 from games.chinese_poker.solver import best_arrangement
 from games.chinese_poker.state import ChinesePokerState, Entry
+from games.time_bank import seat_view
 
 __all__ = ["legal_actions", "suggestion", "view"]
 
@@ -52,6 +54,8 @@ def _seat_view(state: ChinesePokerState, number: int, viewer: int | None) -> JSO
         "card_count": 13 if playing else 0,
         "hand_status": entry.status if entry is not None else None,
     }
+    if state.config.time_bank:
+        data.update(seat_view(state.banks, number))
     if entry is None:
         return data
     revealed = state.result is not None

@@ -22,11 +22,13 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from games.engine import ConfigError
+from games.time_bank import check_time_bank
 from games.words import words
 
 __all__ = [
     "ANTE_BONUS",
     "ANTE_BONUS_HANDS",
+    "DEFAULT_TIME_BANK",
     "MAX_SEATS",
     "PAIR_PLUS",
     "PAIR_PLUS_HANDS",
@@ -144,6 +146,8 @@ class TableConfig:
     """One table's settings (docs/rules/three-card-poker.md, "Table"), validated on creation.
 
     ``max_pair_plus`` 0 means the table offers no Pair Plus bet. Timers are whole seconds.
+    ``time_bank`` is each player's reserve once the Play or Fold time runs out (seconds, 0:
+    none; games/time_bank.py), full again every hand (``time_bank_refill``: ``hand`` only).
 
     >>> TableConfig(min_ante=500, max_ante=100)
     Traceback (most recent call last):
@@ -157,6 +161,8 @@ class TableConfig:
     seats: int = MAX_SEATS
     bet_seconds: int = 15
     decision_seconds: int = 15
+    time_bank: float = 0.0
+    time_bank_refill: str = "hand"
     pay_tables: PayTables = field(default_factory=PayTables)
 
     def __post_init__(self) -> None:
@@ -166,6 +172,8 @@ class TableConfig:
         _whole("seats", self.seats, 1, MAX_SEATS)
         _whole("bet_seconds", self.bet_seconds, 1, 3600)
         _whole("decision_seconds", self.decision_seconds, 1, 3600)
+        seconds, _refill = check_time_bank(self.time_bank, self.time_bank_refill, rounds=False)
+        object.__setattr__(self, "time_bank", seconds)
         if not isinstance(self.pay_tables, PayTables):
             raise ConfigError(words("pay_tables must be a PayTables"))
 
@@ -187,7 +195,8 @@ def config_from_json(data: Mapping[str, Any]) -> TableConfig:
     Traceback (most recent call last):
     ...
     games.engine.ConfigError: unknown setting 'ante'; settings: preset, min_ante, max_ante, \
-max_pair_plus, seats, bet_seconds, decision_seconds, ante_bonus, pair_plus
+max_pair_plus, seats, bet_seconds, decision_seconds, time_bank, time_bank_refill, ante_bonus, \
+pair_plus
     """
     names = ["preset", *(f.name for f in fields(TableConfig) if f.name != "pay_tables")]
     names += ["ante_bonus", "pair_plus"]
@@ -210,12 +219,19 @@ max_pair_plus, seats, bet_seconds, decision_seconds, ante_bonus, pair_plus
     return TableConfig(**settings)
 
 
-#: Named starting points for operators: limits in cents, the seed's pay tables.
+#: Each player's time bank at the presets' tables (seconds).
+DEFAULT_TIME_BANK = 30.0
+
+#: Named starting points for operators: limits in cents, the seed's pay tables, a time bank.
 PRESETS: dict[str, TableConfig] = {
-    "standard": TableConfig(),
-    "low": TableConfig(min_ante=10, max_ante=1_000, max_pair_plus=1_000),
-    "high": TableConfig(min_ante=1_000, max_ante=100_000, max_pair_plus=25_000),
-    "solo": TableConfig(seats=1),
+    "standard": TableConfig(time_bank=DEFAULT_TIME_BANK),
+    "low": TableConfig(
+        min_ante=10, max_ante=1_000, max_pair_plus=1_000, time_bank=DEFAULT_TIME_BANK
+    ),
+    "high": TableConfig(
+        min_ante=1_000, max_ante=100_000, max_pair_plus=25_000, time_bank=DEFAULT_TIME_BANK
+    ),
+    "solo": TableConfig(seats=1, time_bank=DEFAULT_TIME_BANK),
 }
 
 
@@ -255,7 +271,8 @@ def make_config(name: str, options: Mapping[str, Any] | None = None) -> TableCon
     Traceback (most recent call last):
     ...
     games.engine.ConfigError: unknown option 'ante'; valid options: min_ante, max_ante, \
-max_pair_plus, seats, bet_seconds, decision_seconds, ante_bonus, pair_plus
+max_pair_plus, seats, bet_seconds, decision_seconds, time_bank, time_bank_refill, ante_bonus, \
+pair_plus
     """
     base = preset(name)
     known = [f.name for f in fields(TableConfig) if f.name != "pay_tables"]

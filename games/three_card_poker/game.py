@@ -48,6 +48,7 @@ from games.three_card_poker.state import (
     new_table,
     now_of,
 )
+from games.time_bank import seat_view
 from games.words import words
 
 __all__ = ["GAME", "ThreeCardPoker", "new_table"]
@@ -233,6 +234,8 @@ def _seat_view(state: TableState, seat: SeatState, *, visible: bool) -> JSON:
     if visible and seat.cards:
         data["cards"] = _texts(seat.cards)
         data["hand"] = describe(seat.cards)
+    if state.config.time_bank:
+        data.update(seat_view(state.banks, seat.seat))
     if state.revealed and seat.results:
         data["results"] = [
             {"bet": bet, "outcome": outcome, "stake": stake, "paid": paid}

@@ -8,6 +8,9 @@ Decisions where the rules are silent:
   ``i``, ``n + 1 + i`` and ``2(n + 1) + i``, the dealer ``n``, ``2n + 1`` and ``3n + 2``.
 - ``play`` may carry an ``amount``; if it does, it must equal the Ante.
 - A decision after the deadline, before the clock's timeout arrives, is refused: it is a fold.
+  With a time bank (games/time_bank.py) the deadline is the player's own: at the decision
+  deadline the timeout starts the bank of each player with a reserve and folds the others; a
+  decision during the bank pays for the time used; the bank's end folds the hand.
 - Every bet gets a result event at the settlement, the folded Ante included (``ante_lost``),
   so a hand's history lists each bet's fate; the hand ends with each seat's net result.
 - Players who asked to leave during the hand are cashed out right after it; the next round's
@@ -36,6 +39,7 @@ from games.three_card_poker.events import (
 from games.three_card_poker.hands import describe, hand_category, hand_key, qualify_key
 from games.three_card_poker.settlement import net_result, settle
 from games.three_card_poker.state import SeatState, TableState, seat_of, with_seat
+from games.time_bank import expire, next_deadline
 from games.words import Money, sentence_of, words
 
 __all__ = ["deal", "decide", "finish_hand", "fold_undecided"]
@@ -89,6 +93,7 @@ def deal(
         hand=hand,
         dealer_cards=dealer,
         revealed=False,
+        banks=state.banks.refilled(state.config.time_bank),
     )
     return state, events
 
@@ -109,7 +114,7 @@ def decide(
         if seat.decision == "play":
             raise IllegalAction(words("seat {seat} has already decided: play", seat=number))
         raise IllegalAction(words("seat {seat} has already decided: fold", seat=number))
-    if state.deadline is not None and now > state.deadline:
+    if state.deadline is not None and now > state.banks.own_deadline(number, state.deadline):
         raise IllegalAction(words("the time to decide has run out: the hand is folded"))
     events: list[Event] = []
     if kind == "play":
@@ -126,17 +131,28 @@ def decide(
         seat = replace(seat, decision="fold")
         events.append(Folded(seat=number, ante=seat.ante, timed_out=False))
     state = with_seat(state, seat, number)
-    if all(other.decision is not None for other in state.in_hand()):
-        state = finish_hand(state, now, events)
-    return state, events
+    deadline = state.deadline
+    state = replace(state, banks=state.banks.charged(number, now, deadline))
+    undecided = [other.seat for other in state.in_hand() if other.decision is None]
+    if not undecided:
+        return finish_hand(state, now, events), events
+    return replace(state, deadline=next_deadline(state.banks, undecided, deadline)), events
 
 
 def fold_undecided(state: TableState, now: float, events: list[Event]) -> TableState:
-    """At the decision deadline: every seat yet to decide folds; then the hand settles."""
+    """At the decision deadline: every seat yet to decide folds, unless its time bank starts
+    or runs on; once nobody is deciding, the hand settles."""
+    undecided = [seat.seat for seat in state.in_hand() if seat.decision is None]
+    assert state.deadline is not None
+    expiry = expire(state.banks, undecided, state.deadline, now)
+    events.extend(expiry.events())
+    state = replace(state, banks=expiry.banks)
     for seat in list(state.in_hand()):
-        if seat.decision is None:
+        if seat.seat in expiry.expired:
             state = with_seat(state, replace(seat, decision="fold"), seat.seat)
             events.append(Folded(seat=seat.seat, ante=seat.ante, timed_out=True))
+    if expiry.deadline is not None:  # some players are deciding on their time bank
+        return replace(state, deadline=expiry.deadline)
     return finish_hand(state, now, events)
 
 
@@ -180,5 +196,12 @@ def finish_hand(state: TableState, now: float, events: list[Event]) -> TableStat
         if leaver is not None and leaver.leaving:
             events.append(PlayerLeft(seat=number, stack=leaver.stack))
             seats[number] = None
-    state = replace(state, seats=tuple(seats), phase="idle", deadline=None, revealed=True)
+    state = replace(
+        state,
+        seats=tuple(seats),
+        phase="idle",
+        deadline=None,
+        revealed=True,
+        banks=state.banks.stopped(),
+    )
     return open_betting(state, now, events)

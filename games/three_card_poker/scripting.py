@@ -92,7 +92,7 @@ def _play_hand(
             if choice not in ("play", "fold"):
                 raise ValueError(f"{names[seat]}'s decision is play or fold, not {choice!r}")
             apply({"kind": choice, "seat": seat, "now": now})
-    if state.phase == "deciding" and state.deadline is not None:
+    while state.phase == "deciding" and state.deadline is not None:  # time banks run out too
         now = state.deadline
         apply({"kind": "timeout", "now": now})
     return state, events, now

@@ -58,6 +58,7 @@ def sit(state: TableState, action: Mapping[str, Any], now: float) -> Result:
     name = player if isinstance(player, str) and player else f"seat {number}"
     events: list[Event] = [PlayerSat(seat=number, stack=amount)]
     state = with_seat(state, SeatState(seat=number, stack=amount, player=name), number)
+    state = replace(state, banks=state.banks.refill_seat(number, state.config.time_bank))
     return refresh_betting(state, now, events), events
 
 

@@ -6,7 +6,9 @@ Phases of a round (docs/rules/three-card-poker.md, "A round"):
 - ``betting``: bets are taken until ``deadline``; the round closes early once every seat in
   play has bet;
 - ``dealing``: bets are closed and the table wants a deck (:meth:`wants_deck`);
-- ``deciding``: cards are out; each player in the hand plays or folds until ``deadline``.
+- ``deciding``: cards are out; each player in the hand plays or folds until ``deadline``, or
+  until their own time bank runs out (``banks``, games/time_bank.py: ``deadline`` is then the
+  earliest own deadline of the players still deciding).
 
 When the last decision is in, the dealer's cards are revealed, every bet is settled and the next
 round's betting opens at once. The last hand's cards stay face up (``revealed``) until the next
@@ -28,6 +30,7 @@ from typing import Any
 from games.cards import card_from_index, parse_card
 from games.engine import IllegalAction
 from games.three_card_poker.config import TableConfig, config_from_json
+from games.time_bank import NO_BANKS, Banks
 from games.words import words
 
 __all__ = [
@@ -87,6 +90,12 @@ class TableState:
     hand: int = 0
     dealer_cards: tuple[int, ...] = ()
     revealed: bool = False
+    banks: Banks = NO_BANKS
+
+    def __post_init__(self) -> None:
+        # A state built without banks (a test's, or from before time banks) gets full ones.
+        if len(self.banks.left) != len(self.seats):
+            object.__setattr__(self, "banks", Banks.full(len(self.seats), self.config.time_bank))
 
     def occupied(self) -> Iterator[SeatState]:
         """The occupied seats, in seat order."""
@@ -187,6 +196,7 @@ def dump_state(state: TableState) -> dict[str, Any]:
         "hand": state.hand,
         "dealer_cards": _cards(state.dealer_cards),
         "revealed": state.revealed,
+        "banks": state.banks.to_json(),
     }
 
 
@@ -206,12 +216,14 @@ def load_state(data: Mapping[str, Any]) -> TableState:
         seats.append(SeatState(**fields))
     if data["phase"] not in PHASES:
         raise ValueError(f"unknown phase {data['phase']!r}; phases: {', '.join(PHASES)}")
+    config = config_from_json(data["config"])
     return TableState(
-        config=config_from_json(data["config"]),
+        config=config,
         seats=tuple(seats),
         phase=data["phase"],
         deadline=data["deadline"],
         hand=data["hand"],
         dealer_cards=_indices(data["dealer_cards"]),
         revealed=data["revealed"],
+        banks=Banks.from_json(data.get("banks"), len(seats), config.time_bank),
     )

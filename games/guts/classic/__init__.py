@@ -19,6 +19,8 @@ Decisions where the page is silent (besides those in :mod:`games.guts.classic.de
   A player whose turn times out is Out.
 - Hi-Lo: players declare ``high``, ``low``, ``both`` or ``out``; there is no automatic In for
   the dealer (any declare may end with everyone Out, and ``all_out`` applies).
+- Time bank (sequential declare, ``time_bank``): a player whose turn times out with seconds in
+  their reserve goes on their bank (games/time_bank.py); Out when that runs out too.
 - Pass Left: a player who lets the pass time out passes their last card.
 - No Peek: a seat's own cards stay hidden from it until the showdown (the deal's events are
   readable by nobody; each owner sees its cards in the view once the hand is over).
@@ -50,6 +52,7 @@ from games.guts.classic.stages import finish_stage, next_stage, stage_started
 from games.guts.classic.state import ClassicState
 from games.guts.rounds import put, with_stack
 from games.guts.table import Seat
+from games.time_bank import expire
 from games.words import one_of, words
 
 __all__ = ["CLASSIC_ACTIONS", "apply", "choices_of", "in_hand"]
@@ -80,7 +83,9 @@ def _sit(
 ) -> ClassicState:
     index, player, amount = sit_request(state, action)
     events.append(ev.PlayerSat(index, player, amount))
-    return _wake(replace(state, seats=put(state.seats, index, Seat(player, amount))), now)
+    banks = state.banks.refill_seat(index, state.config.time_bank)
+    seated = replace(state, seats=put(state.seats, index, Seat(player, amount)), banks=banks)
+    return _wake(seated, now)
 
 
 def _leave(
@@ -225,9 +230,12 @@ def _sequential(state: ClassicState) -> bool:
 def _choose(
     state: ClassicState, seat: int, choice: str, now: float, events: Events, *, late: bool = False
 ) -> ClassicState:
-    """Record a choice; in turn order it is public at once, else only that a seat decided."""
+    """Record a choice; in turn order it is public at once, else only that a seat decided.
+    A choice in one's turn takes the time used past the turn's deadline from the time bank."""
     if _sequential(state):
         events.append(ev.Declared(seat, choice, late))
+        if seat == state.turn and not late:
+            state = replace(state, banks=state.banks.charged(seat, now, state.deadline))
     else:
         events.append(ev.Decided(seat))
     state = replace(state, choices=put(state.choices, seat, choice))
@@ -258,7 +266,11 @@ def _next_turn(state: ClassicState, now: float, events: Events) -> ClassicState:
         events.append(ev.Declared(dealer, "in", False))
         state = replace(state, choices=put(state.choices, dealer, "in"))
         return _next_turn(state, now, events)
-    return replace(state, turn=turn, deadline=now + state.config.decision_seconds)
+    if turn == state.turn and state.banks.running(turn):
+        return state  # another seat left during this turn's time bank: the bank runs on
+    return replace(
+        state, turn=turn, deadline=now + state.config.decision_seconds, banks=state.banks.stopped()
+    )
 
 
 def _leaving(state: ClassicState, seat: int) -> bool:
@@ -366,8 +378,14 @@ def _timeout(
                 events.append(ev.CardPassed(seat))
         return _exchange(replace(state, passes=tuple(passes)), now, events)
     if state.phase == "declare":
-        if _sequential(state) and state.turn is not None:
-            return _choose(state, state.turn, "out", now, events, late=True)
+        turn = state.turn
+        if _sequential(state) and turn is not None:
+            expiry = expire(state.banks, [turn], state.deadline, now)
+            events.extend(expiry.events())
+            state = replace(state, banks=expiry.banks)
+            if expiry.started:  # the time bank runs: the turn is still theirs
+                return replace(state, deadline=expiry.deadline)
+            return _choose(state, turn, "out", now, events, late=True)
         return _finish(state, now, events)
     if state.phase == "stage_over":
         state = next_stage(state, now, events)

@@ -33,9 +33,18 @@ from typing import Any
 
 from games.engine import ConfigError
 from games.guts.classic.presets import CLASSIC_PRESETS, FLOWS, STAGES, Stage
+from games.time_bank import check_time_bank
 from games.words import Money, words
 
-__all__ = ["CLASSIC_PRESETS", "FLOWS", "STAGES", "ClassicConfig", "Stage", "classic_config"]
+__all__ = [
+    "CLASSIC_PRESETS",
+    "DEFAULT_TIME_BANK",
+    "FLOWS",
+    "STAGES",
+    "ClassicConfig",
+    "Stage",
+    "classic_config",
+]
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "cards": (2, 3),  # the one-deal games; the other flows fix theirs (FLOWS)
@@ -103,6 +112,8 @@ _THREE_CARD_RANKING = (
     "three_card_straights_flushes",
 )
 _SECONDS = ("decision_seconds", "showdown_seconds")
+#: Each player's reserve at the tables whose declare is in turn (seconds).
+DEFAULT_TIME_BANK = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +164,8 @@ class ClassicConfig:
     seats: int = 7
     decision_seconds: float = 15.0
     showdown_seconds: float = 3.0
+    time_bank: float = 0.0
+    time_bank_refill: str = "hand"
     rake_basis_points: int = 300
     rake_cap: int = 300
 
@@ -409,6 +422,13 @@ def _check_combinations(config: ClassicConfig) -> None:
         )
     if not 2 <= config.seats <= 10:
         raise ConfigError(words("seats must be from 2 to 10, not {seats}", seats=config.seats))
+    if config.time_bank and config.declare != "sequential":
+        raise ConfigError(
+            words(
+                "time_bank needs declare=sequential: a simultaneous declare has one timer for"
+                " everyone (set time_bank to 0)"
+            )
+        )
     if config.rake_basis_points > 10_000:
         raise ConfigError(words("rake_basis_points must be from 0 to 10000 (0 % to 100 %)"))
 
@@ -467,6 +487,12 @@ def classic_config(preset: str, options: Mapping[str, Any] | None = None) -> Cla
         raise ConfigError(
             words("seats must be a whole number from 2 to 10, not {seats}", seats=repr(seats))
         )
+    # A time bank where each player declares in turn; none where the declare is simultaneous.
+    sequential = values.get("declare", "sequential") == "sequential"
+    values.setdefault("time_bank", DEFAULT_TIME_BANK if sequential else 0)
+    values["time_bank"], values["time_bank_refill"] = check_time_bank(
+        values["time_bank"], values.get("time_bank_refill", "hand"), rounds=True
+    )
     config = ClassicConfig(preset=preset, **values)
     _check_flow(config)
     _check_combinations(config)

@@ -58,6 +58,8 @@ def next_deal(state: ClassicState, now: float, events: list[Any]) -> ClassicStat
     books = Books(stacks, pot=state.pot, reserve=state.reserve, button=button)
     ready = eligible(state)
     fresh: dict[str, Any] = {}  # a new game's marks (legs, nuts, tokens, points) and target
+    if not state.game_active or config.time_bank_refill == "hand":
+        fresh["banks"] = state.banks.refilled(config.time_bank)  # a "round" is a game
     if not state.game_active:
         if len(ready) < 2:
             return replace(state, phase="waiting", deadline=None)

@@ -24,6 +24,7 @@ from typing import Any
 from games.cards import DECK, parse_cards
 from games.guts.classic.config import ClassicConfig, classic_config
 from games.guts.table import Seat
+from games.time_bank import NO_BANKS, Banks
 
 __all__ = ["ClassicState", "dump_classic", "load_classic", "new_classic_table"]
 
@@ -79,6 +80,13 @@ class ClassicState:
     #: What the stage just settled showed, while its result is on the table (``stage_over``):
     #: ``("shown", seat, words)``, ``("paid", payer, payee, cents)``, ``("mark", seat, total)``.
     stage_result: tuple[tuple[Any, ...], ...] = ()
+    #: Each seat's time bank (games/time_bank.py): full at each hand's or game's start.
+    banks: Banks = NO_BANKS
+
+    def __post_init__(self) -> None:
+        # A state built without banks (a test's, or from before time banks) gets full ones.
+        if len(self.banks.left) != len(self.seats):
+            object.__setattr__(self, "banks", Banks.full(len(self.seats), self.config.time_bank))
 
 
 def new_classic_table(config: ClassicConfig) -> ClassicState:
@@ -113,7 +121,7 @@ def dump_classic(state: ClassicState) -> dict[str, Any]:
     data: dict[str, Any] = {"game_kind": "guts", "variant": "classic"}
     for field in fields(state):
         value = getattr(state, field.name)
-        if field.name == "config":
+        if field.name in ("config", "banks"):
             value = value.to_json()
         elif field.name == "seats":
             value = [None if seat is None else _seat_json(seat) for seat in value]
@@ -150,4 +158,5 @@ def load_classic(data: dict[str, Any]) -> ClassicState:
         values[name] = tuple(values[name])
     values["choices"] = tuple(values["choices"])
     values["stage_result"] = tuple(tuple(line) for line in values["stage_result"])
+    values["banks"] = Banks.from_json(values["banks"], config.seats, config.time_bank)
     return ClassicState(**values)

@@ -4,9 +4,10 @@ A seat sees its own cards (with No Peek only once the hand is over); face-up car
 are public; other hands are public only once shown at the showdown (``revealed``), and the
 ghost once it has played. A private comparison's hands (3-5-7, Napalm) are seen only by the
 players In. Sequential choices are public as they are made; simultaneous choices show only
-``decided`` until the declare ends. The games in stages show each seat's marks (``legs``,
-``nuts``, ``tokens`` or ``points``, with Toh's ``point_cards``) and the stage: its number, its
-words and its direction (``high`` or ``low``).
+``decided`` until the declare ends. With a time bank, each seat shows its reserve
+(``time_bank``, seconds), ``on_time_bank`` and, while it runs, ``time_bank_ends``. The games in
+stages show each seat's marks (``legs``, ``nuts``, ``tokens`` or ``points``, with Toh's
+``point_cards``) and the stage: its number, its words and its direction (``high`` or ``low``).
 
 >>> from games.guts.classic.config import classic_config
 >>> from games.guts.classic.state import new_classic_table
@@ -25,6 +26,7 @@ from games.guts.classic.config import STAGES
 from games.guts.classic.stages import MARKS, describe_stage
 from games.guts.classic.state import ClassicState
 from games.guts.seat_views import seat_actions, seat_entry, sit_actions
+from games.time_bank import seat_view
 
 __all__ = ["classic_legal_actions", "classic_view", "ghost_played"]
 
@@ -98,6 +100,8 @@ def classic_view(state: ClassicState, seat: int | None) -> JSON:
             entry["decided"] = bool(choice)
         if choice and (sequential or over or index == seat):
             entry["choice"] = choice
+        if config.time_bank:
+            entry.update(seat_view(state.banks, index))
         entries.append(entry)
     you: JSON | None = None
     if seat is not None and 0 <= seat < len(state.seats) and state.seats[seat] is not None:

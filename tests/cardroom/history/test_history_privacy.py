@@ -40,7 +40,9 @@ def run_clock(table) -> None:
 def seat_reused(make_player):
     """Three Card Poker: W sits; Z sits and bets; X sits in seat 1 and leaves before the deal;
     Y sits in seat 1, bets and folds. Returns the table, the users and Y's cards."""
-    table = table_create(game="three_card_poker", preset="standard", options={}, name="TCP")
+    table = table_create(
+        game="three_card_poker", preset="standard", options={"time_bank": 0}, name="TCP"
+    )
     w, z, x, y = (make_player(name) for name in ("wes", "zoe", "xan", "yan"))
 
     def act(user, **action) -> None:

@@ -10,7 +10,12 @@ import pytest
 
 from cardroom.presentation.event_words import _SENTENCES, _bet_result, _Reader, event_words
 
-MODULES = ("games.guts.events", "games.chinese_poker.events", "games.three_card_poker.events")
+MODULES = (
+    "games.guts.events",
+    "games.chinese_poker.events",
+    "games.three_card_poker.events",
+    "games.time_bank",
+)
 #: Base classes whose ``type`` no event is recorded with.
 ABSTRACT = {"bet_result_event"}
 
@@ -34,6 +39,10 @@ def test_each_event_type_has_its_sentence(kind):
     ("data", "words"),
     [
         ({"type": "ante_posted", "seat": 0, "amount": 100}, "ann anted $1.00"),
+        (
+            {"type": "time_bank", "seat": 1, "seconds": 30.0},
+            "ben's time ran out: the time bank of 30 seconds runs",
+        ),
         # Every game writes a seat's cents as ``stack``; Guts rows stored before, as ``amount``.
         ({"type": "player_sat", "seat": 0, "stack": 500}, "ann sat down with $5.00"),
         ({"type": "player_sat", "seat": 0, "amount": 500}, "ann sat down with $5.00"),

@@ -1181,7 +1181,7 @@ async def test_bad_bets_and_late_decisions_at_three_card_poker(monkeypatch):
     # Clocks that never run out while the cases are sent (the clock is moved on by hand).
     table = await sync_to_async(table_create)(
         game="three_card_poker", preset="standard", name="TCP",
-        options={"bet_seconds": 600, "decision_seconds": 600},
+        options={"bet_seconds": 600, "decision_seconds": 600, "time_bank": 0},
     )  # fmt: skip
     ann, ben, dan = await make_clients(table, ["ann", "ben", "dan"])
     for client in (ann, ben):
@@ -1216,7 +1216,8 @@ async def test_someone_elses_cards_and_late_rows_at_chinese_poker(monkeypatch):
     monkeypatch.setattr("cardroom.tables.runtime.shuffled_deck", lambda: deck)
     # A set clock that never runs out while the cases are sent (the clock is moved on by hand).
     table = await sync_to_async(table_create)(
-        game="chinese_poker", preset="unit-1", options={"pause_seconds": 1, "set_seconds": 600},
+        game="chinese_poker", preset="unit-1",
+        options={"pause_seconds": 1, "set_seconds": 600, "time_bank": 0},
         name="CP",
     )  # fmt: skip
     ann, ben, dan = await make_clients(table, ["ann", "ben", "dan"])
@@ -1273,7 +1274,8 @@ async def deal_classic(table: Table, names: list[str]) -> dict[str, Client]:
 async def test_declaring_out_of_turn_at_classic_guts(db):
     table = await sync_to_async(table_create)(
         game="classic_guts", preset="kitty",
-        options={"ante": 100, "seats": 4, "decision_seconds": 600}, name="Kitty",
+        options={"ante": 100, "seats": 4, "decision_seconds": 600, "time_bank": 0},
+        name="Kitty",
     )  # fmt: skip
     clients = await deal_classic(table, ["ann", "ben", "cat"])
     (dan,) = await make_clients(table, ["dan"])

@@ -380,7 +380,10 @@ def test_three_card_poker_return_against_the_exact_expectation(make_player, cloc
 
 def test_chinese_poker_units_equal_the_hands_results(make_player, clock, monkeypatch):
     table = table_create(
-        game="chinese_poker", preset="unit-1", options={"pause_seconds": 1}, name="CP $1"
+        game="chinese_poker",
+        preset="unit-1",
+        options={"pause_seconds": 1, "time_bank": 0},
+        name="CP $1",
     )
     deck = cp_deck([1, 2, 0], {0: hand_of(CP_ANN), 1: hand_of(CP_BEN), 2: CP_CAT})
     monkeypatch.setattr("cardroom.tables.runtime.shuffled_deck", lambda: deck)

@@ -42,8 +42,12 @@ def fixed_deck(monkeypatch):
 
 @pytest.fixture
 def table(db):
+    # The timeout's own policy is tested here; tests/cardroom/clock/test_time_bank.py has the bank.
     return table_create(
-        game="chinese_poker", preset="unit-1", options={"pause_seconds": 1}, name="CP $1"
+        game="chinese_poker",
+        preset="unit-1",
+        options={"pause_seconds": 1, "time_bank": 0},
+        name="CP $1",
     )
 
 

@@ -47,7 +47,10 @@ def fixed_deck(monkeypatch):
 
 @pytest.fixture
 def table(db):
-    return table_create(game="three_card_poker", preset="standard", options={}, name="TCP")
+    # A decision that times out folds here; tests/cardroom/clock/test_time_bank.py has the bank.
+    return table_create(
+        game="three_card_poker", preset="standard", options={"time_bank": 0}, name="TCP"
+    )
 
 
 def cards_in(frame: object) -> set[str]:

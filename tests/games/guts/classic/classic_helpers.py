@@ -34,6 +34,8 @@ class Classic:
         options.setdefault("ante", 100)
         options.setdefault("seats", max(len(stacks), 2))
         options.setdefault("min_buy_in", 100)
+        # The scenarios time out turns directly; the time bank's own tests give one.
+        options.setdefault("time_bank", 0)
         state = new_table(make_config(preset, options))
         assert isinstance(state, ClassicState)
         seats = tuple(Seat(f"P{index}", stack) for index, stack in enumerate(stacks))

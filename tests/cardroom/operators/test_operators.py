@@ -269,7 +269,7 @@ def test_live_tables_show_players_stacks_pot_phase_and_no_hidden_card(
     page = as_user(operator).get(reverse("operators")).content.decode()
     row = re.search(rf'<tr id="live-table-{survivor_table.pk}">.*?</tr>', page, re.S).group(0)
     assert "ann $199.00" in row and "ben $199.00" in row and "cat $199.00" in row
-    assert "<td>declare</td>" in row
+    assert "<td>In or Out?</td>" in row  # the phase in the table page's words
     assert "$3.00" in row  # the pot: three antes
     assert f'<td class="num">{survivor_table.version}</td>' in row
     console = as_user(operator).get(reverse("operators-table", args=[survivor_table.pk]))

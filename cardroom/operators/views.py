@@ -134,7 +134,8 @@ def table_new(request: HttpRequest) -> HttpResponse:
         ]
         return render(request, "operators/table_choose.html", {"choices": choices})
     form = TableCreateForm(request.POST or None, game=game, preset=preset)
-    context: dict[str, Any] = {"form": form, "game": game, "preset": preset}
+    presets = engine_for(game).presets
+    context: dict[str, Any] = {"form": form, "game": game, "preset": preset, "presets": presets}
     if game == "three_card_poker":
         context["edge"] = house_edge(engine_for(game).make_config(preset, {}))
     if request.method != "POST":

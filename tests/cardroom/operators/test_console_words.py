@@ -160,3 +160,90 @@ def test_a_preview_that_no_longer_holds_is_shown_again(as_user, operator, surviv
     assert again.status_code == 200
     assert "The table changed since the preview" in again.content.decode()
     assert not OperatorAction.objects.exists()
+
+
+# The new-table form
+
+
+NEW = reverse("operators-table-new")
+
+
+def options_of(page: str, name: str) -> list[tuple[str, str]]:
+    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S)
+    assert select, name
+    return re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select.group(1))
+
+
+def test_enumerated_options_are_selects_in_words(as_user, operator):
+    client = as_user(operator)
+    page = client.get(NEW + "?game=guts&preset=custom").content.decode()
+    assert options_of(page, "payer")[1:] == [
+        ("all_losers", "Every loser pays (Monte Carlo)"),
+        ("lowest_loser", "Lowest loser pays (Survivor)"),
+    ]
+    assert options_of(page, "match_cap_family")[1:] == [
+        ("seed_000", "English Harbour ladder (cap of 20 antes)"),
+        ("seed_004", "ActionPoker ladder (fixed caps)"),
+    ]
+    assert [label for _value, label in options_of(page, "round_end")[1:]] == [
+        "When a hand leaves nobody owing",
+        "Only when one player alone is In",
+    ]
+    classic = client.get(NEW + "?game=classic_guts&preset=two_card").content.decode()
+    assert ("henry", "The best hand matches the pot (the Henry rule)") in options_of(
+        classic, "all_out"
+    )
+    chinese = client.get(NEW + "?game=chinese_poker&preset=unit-1").content.decode()
+    assert ("surrender", "The hand is surrendered") in options_of(chinese, "timeout")
+    for shown in (page, classic, chinese):
+        labels = [label for name in re.findall(r'<select name="(\w+)"', shown)
+                  for _value, label in options_of(shown, name)]  # fmt: skip
+        assert not [label for label in labels if re.fullmatch(r"\w+_\w+", label)], labels
+
+
+def test_only_the_overrides_a_preset_allows_are_offered(as_user, operator):
+    client = as_user(operator)
+    for preset in ("monte_carlo", "survivor"):
+        page = client.get(NEW + f"?game=guts&preset={preset}").content.decode()
+        assert 'name="payer"' not in page, preset  # the preset fixes who pays
+        assert 'name="round_end"' in page
+    assert 'name="payer"' in client.get(NEW + "?game=guts&preset=custom").content.decode()
+    one_deal = client.get(NEW + "?game=classic_guts&preset=two_card").content.decode()
+    assert 'name="to_win"' not in one_deal and 'name="flow"' not in one_deal
+    assert 'name="pass_left"' in one_deal
+    napalm = client.get(NEW + "?game=classic_guts&preset=napalm").content.decode()
+    assert 'name="declare"' not in napalm and 'name="pass_left"' not in napalm
+    assert 'name="to_win"' in napalm
+    # Every preset of the game is offered, in words; the form follows the one chosen.
+    assert ("survivor", "Survivor") in options_of(page, "preset")
+    assert 'hx-select="#table-new-body"' in page
+
+
+def test_a_bad_override_is_refused_in_words_beside_its_field(as_user, operator):
+    client = as_user(operator)
+    url = NEW + "?game=guts&preset=custom"
+    data = {"name": "X", "ante": "1", "bots": "0", "reason": "r", "payer": "everyone"}
+    page = client.post(url, data).content.decode()
+    block = re.search(r'id="field-id_payer".*?</div>', page, re.S).group(0)
+    assert "Select a valid choice" in block
+    data["payer"] = "lowest_loser"
+    data["max_buy_in"] = "5"
+    page = client.post(url, data).content.decode()
+    block = re.search(r'id="field-id_max_buy_in".*?</div>', page, re.S).group(0)
+    assert "must be at least" in block
+    assert not Table.objects.exists()
+
+
+def test_a_table_is_created_with_an_override(as_user, operator):
+    client = as_user(operator)
+    url = NEW + "?game=guts&preset=custom"
+    data = {"name": "Lowest", "ante": "1", "bots": "0", "reason": "r", "payer": "lowest_loser"}
+    data["round_end"] = "single_in"
+    assert client.post(url, data).status_code == 302
+    table = Table.objects.get(name="Lowest")
+    assert table.config == {"ante": 100, "payer": "lowest_loser", "round_end": "single_in"}
+    assert table.state["config"]["payer"] == "lowest_loser"
+    classic = NEW + "?game=classic_guts&preset=two_card"
+    data = {"name": "Three", "ante": "1", "bots": "0", "reason": "r", "cards": "3"}
+    assert client.post(classic, {**data, "low_wild": "1"}).status_code == 302
+    assert Table.objects.get(name="Three").config == {"ante": 100, "cards": 3, "low_wild": 1}

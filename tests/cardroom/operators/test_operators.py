@@ -138,10 +138,10 @@ def test_the_chooser_lists_every_preset_of_every_game(as_user, operator):
 
 def test_guts_offers_both_match_cap_families(as_user, operator):
     page = as_user(operator).get(NEW + "?game=guts&preset=monte_carlo").content.decode()
-    assert "Cap of 20 antes: $0.50 ante, match cap $10.00" in page
-    assert "Fixed caps: $0.50 ante, match cap $15.00" in page
-    assert "Fixed caps: $2.00 ante, match cap $50.00" in page
-    assert "Fixed caps: $1.00 ante" not in page  # seed 004 lists four stakes only
+    assert "English Harbour ladder (cap of 20 antes): $0.50 ante, match cap $10.00" in page
+    assert "ActionPoker ladder (fixed caps): $0.50 ante, match cap $15.00" in page
+    assert "ActionPoker ladder (fixed caps): $2.00 ante, match cap $50.00" in page
+    assert "ActionPoker ladder (fixed caps): $1.00 ante" not in page  # four stakes only
 
 
 def test_chinese_poker_offers_the_unit_ladder(as_user, operator):

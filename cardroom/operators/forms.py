@@ -119,12 +119,16 @@ class OptionSpec:
     choices: tuple[Any, ...] = ()
 
     @property
+    def words(self) -> str:
+        """The option's name in words, from the config's field (kept in English: a new option
+        shows without a translation)."""
+        return str(LABELS.get(self.name) or self.name.replace("_", " ").capitalize())
+
+    @property
     def label(self) -> str:
-        # The option's name in words, from the config's field (kept in English: a new option
-        # shows without a translation); money says it is typed in dollars.
-        words = str(LABELS.get(self.name) or self.name.replace("_", " ").capitalize())
+        # Money says it is typed in dollars.
         # Translators: %(option)s is an option's name, typed in dollars.
-        return _("%(option)s ($)") % {"option": words} if self.is_money else words
+        return _("%(option)s ($)") % {"option": self.words} if self.is_money else self.words
 
     @property
     def is_money(self) -> bool:
@@ -259,6 +263,24 @@ def stakes_choices(game: str, preset: str) -> list[tuple[str, str, dict[str, Any
             }
             choices.append((key, label, limits))
     return choices
+
+
+def _named(message: str, code: str, words: str) -> str:
+    return re.sub(rf"(?<![\w]){re.escape(code)}(?![\w])", words, message)
+
+
+def in_words(message: str, specs: list[OptionSpec], preset: str) -> str:
+    """A refusal of the rules as the form says it: each option whose code is no word
+    ("max_buy_in") by its label, as the form shows it, each value chosen from a list by its
+    name ("ActionPoker ladder (fixed caps)"), and the preset by its name."""
+    message = _named(message, preset, preset_name(preset))
+    for spec in specs:
+        if "_" in spec.name:
+            message = _named(message, spec.name, f"“{spec.words}”")
+        for value in spec.choices:
+            if isinstance(value, str) and "_" in value:
+                message = _named(message, value, option_value_name(spec.name, value))
+    return message
 
 
 def config_error_field(message: str, names: set[str]) -> str | None:
@@ -408,7 +430,7 @@ class TableCreateForm(forms.Form):
             # The option is found in the English (options are named in English); the message
             # is shown in the reader's language.
             field = config_error_field(str(error), {spec.name for spec in self.specs})
-            self.add_error(field, said(sentence_of(error)))
+            self.add_error(field, in_words(said(sentence_of(error)), self.specs, self.preset))
             return data
         seats = getattr(self.config, "seats", None)
         bots = data.get("bots") or 0

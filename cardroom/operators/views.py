@@ -133,7 +133,9 @@ def table_new(request: HttpRequest) -> HttpResponse:
             for name in PACKAGES
         ]
         return render(request, "operators/table_choose.html", {"choices": choices})
-    form = TableCreateForm(request.POST or None, game=game, preset=preset)
+    # A preset changed on the page keeps what was typed in the fields every preset has.
+    kept = {key: request.GET[key] for key in ("name", "bots", "reason") if key in request.GET}
+    form = TableCreateForm(request.POST or None, game=game, preset=preset, initial=kept)
     presets = engine_for(game).presets
     context: dict[str, Any] = {"form": form, "game": game, "preset": preset, "presets": presets}
     if game == "three_card_poker":

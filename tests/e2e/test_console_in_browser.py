@@ -57,6 +57,7 @@ def test_an_operator_opens_a_table_by_the_form_and_voids_a_hand_after_its_previe
         page.goto(f"{url}/operators/tables/new/?game=guts&preset=monte_carlo")
         assert page.locator("select[name=payer]").count() == 0  # Monte Carlo fixes who pays
         assert_axe_clean(page)
+        page.fill("#id_name", "Lowest pays")
         # Another preset: its options replace the form's in place.
         page.select_option("#preset-choice", "custom")
         page.wait_for_selector("select[name=payer]", timeout=WAIT_MS)
@@ -64,7 +65,7 @@ def test_an_operator_opens_a_table_by_the_form_and_voids_a_hand_after_its_previe
         labels = page.locator("select[name=payer] option").all_inner_texts()
         assert "Lowest loser pays (Survivor)" in labels
         assert_axe_clean(page)
-        page.fill("#id_name", "Lowest pays")
+        assert page.input_value("#id_name") == "Lowest pays"  # kept across the swap
         page.fill("#id_ante", "1")
         page.select_option("select[name=payer]", "lowest_loser")
         page.fill("#id_reason", "a custom table for the league")

@@ -52,7 +52,7 @@ def test_the_console_says_phases_and_statuses_in_words(as_user, operator, surviv
 def test_the_home_page_polls_its_rows(as_user, operator, survivor_table):
     page = as_user(operator).get(reverse("operators")).content.decode()
     assert f'hx-get="{reverse("operators-rows")}"' in page
-    assert 'hx-trigger="every 5s"' in page
+    assert 'hx-trigger="every 5000ms"' in page
     assert f'id="live-link-{survivor_table.pk}"' in page  # htmx gives focus back by this id
     player_client = as_user(None)
     assert player_client.get(reverse("operators-rows")).status_code == 302
@@ -230,7 +230,13 @@ def test_a_bad_override_is_refused_in_words_beside_its_field(as_user, operator):
     data["max_buy_in"] = "5"
     page = client.post(url, data).content.decode()
     block = re.search(r'id="field-id_max_buy_in".*?</div>', page, re.S).group(0)
-    assert "must be at least" in block
+    assert "“Max buy in” ($5.00) must be at least “Min buy in” ($100.00)" in block
+    # A value the rules refuse for its stakes is named in words, never by its code.
+    data = {"name": "X", "ante": "1", "bots": "0", "reason": "r", "match_cap_family": "seed_004"}
+    page = client.post(url, data).content.decode()
+    block = re.search(r'id="field-id_match_cap_family".*?</div>', page, re.S).group(0)
+    assert "ActionPoker ladder (fixed caps) has no cap for an ante" in block
+    assert "seed_004 has" not in block
     assert not Table.objects.exists()
 
 

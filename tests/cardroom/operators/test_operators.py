@@ -158,7 +158,7 @@ def test_classic_guts_takes_the_ante_ladder_and_its_house_rules(as_user, operato
     assert "match cap" not in page
     data = {"name": "Home game", "stakes": "ante-50", "bots": "0", "reason": "r"}
     page = client.post(url, {**data, "pass_left": "yes"}).content.decode()
-    assert field_errors(page, "pass_left") == ["pass_left needs three cards (cards=3)"]
+    assert field_errors(page, "pass_left") == ["“Pass left” needs three cards (cards=3)"]
     assert client.post(url, {**data, "pass_left": "yes", "cards": "3"}).status_code == 302
     table = Table.objects.get()
     assert table.config == {"ante": 50, "pass_left": True, "cards": 3}
@@ -214,7 +214,7 @@ def test_bad_options_are_shown_next_to_their_field_and_nothing_is_created(as_use
     )
     assert response.status_code == 400
     assert field_errors(response.content.decode(), "max_buy_in") == [
-        "max_buy_in ($5.00) must be at least min_buy_in ($100.00)"
+        "“Max buy in” ($5.00) must be at least “Min buy in” ($100.00)"
     ]
     page = client.post(url, {"name": "X", "ante": "1", "bots": "0"}).content.decode()
     assert field_errors(page, "reason") == [

@@ -253,3 +253,22 @@ def test_a_table_is_created_with_an_override(as_user, operator):
     data = {"name": "Three", "ante": "1", "bots": "0", "reason": "r", "cards": "3"}
     assert client.post(classic, {**data, "low_wild": "1"}).status_code == 302
     assert Table.objects.get(name="Three").config == {"ante": 100, "cards": 3, "low_wild": 1}
+
+
+def test_a_preview_changes_nothing(survivor_table, seated):
+    play_to_declare(survivor_table, seated)
+    survivor_table.refresh_from_db()
+    before = (survivor_table.version, survivor_table.status, survivor_table.state)
+    transfers = Transfer.objects.count()
+    void = play_preview(table_id=survivor_table.pk, what="void", reason="r")
+    assert sum(move.amount for move in void.moves) == 300
+    # A close lets the hand in play finish: nothing moves now, and the three stacks go later.
+    close = play_preview(table_id=survivor_table.pk, what="close", reason="r")
+    assert close.moves == ()
+    assert [(seat["player"], seat["stack"]) for seat in close.later] == [
+        ("ann", 19_900), ("ben", 19_900), ("cat", 19_900)
+    ]  # fmt: skip
+    survivor_table.refresh_from_db()
+    assert (survivor_table.version, survivor_table.status, survivor_table.state) == before
+    assert Transfer.objects.count() == transfers
+    assert Seat.objects.filter(table=survivor_table, left__isnull=True).count() == 3

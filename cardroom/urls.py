@@ -66,6 +66,7 @@ urlpatterns = [
     path("accounts/stats/", stats_views.player_stats_page, name="stats"),
     path("accounts/", include("accounts.urls")),
     path("operators/", operator_views.operators_home, name="operators"),
+    path("operators/rows/", operator_views.operators_rows, name="operators-rows"),
     path("operators/log/", operator_views.operator_log_page, name="operators-log"),
     path("operators/chat/", chat_views.chat_log_page, name="operators-chat"),
     path("operators/chat/<int:user_id>/mute/", chat_views.chat_mute, name="operators-chat-mute"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,12 +23,15 @@ from django.utils.translation import gettext_lazy, ngettext
 from accounts.language import said
 from accounts.money import format_cents
 from cardroom.presentation import cents_from_dollars
-from cardroom.presentation.names import family_name, preset_name
+from cardroom.presentation.names import family_name, option_value_name, preset_name
 from cardroom.tables.engines import PACKAGES, engine_for
 from games.chinese_poker.config import PRESETS as CHINESE_PRESETS
 from games.chinese_poker.config import TIMEOUT_POLICIES
 from games.engine import ConfigError
+from games.guts.classic.config import OPTION_CHOICES as CLASSIC_CHOICES
+from games.guts.classic.config import fixed_options as classic_fixed
 from games.guts.config import MATCH_CAP_FAMILIES, PAYERS, ROUND_ENDS, match_cap_for
+from games.guts.config import fixed_options as online_fixed
 from games.three_card_poker import exact_odds
 from games.three_card_poker.config import PRESETS as TCP_PRESETS
 from games.three_card_poker.odds import decimal_text
@@ -50,13 +53,38 @@ __all__ = [
 
 #: Options a preset cannot be built without, to learn its config's fields and values.
 PROBES: dict[str, dict[str, Any]] = {"guts": {"ante": 100}, "classic_guts": {"ante": 100}}
-#: Choices the rules name, for options that would otherwise be typed.
-CHOICES: dict[str, tuple[str, ...]] = {
+#: Choices the rules name, for options that would otherwise be typed (shown in words:
+#: cardroom/presentation/names.py).
+CHOICES: dict[str, tuple[Any, ...]] = {
+    **CLASSIC_CHOICES,
     "match_cap_family": MATCH_CAP_FAMILIES,
     "payer": PAYERS,
     "round_end": ROUND_ENDS,
     "timeout": TIMEOUT_POLICIES,
     "time_bank_refill": REFILLS,
+}
+#: The options a game's preset fixes (its config refuses any other value): not offered.
+FIXED: dict[str, Callable[[str], frozenset[str]]] = {
+    "guts": online_fixed,
+    "classic_guts": classic_fixed,
+}
+#: The options chosen from a list, named as a person asks the question (others are named by
+#: their config field, in words).
+LABELS: dict[str, Any] = {
+    "payer": gettext_lazy("Who pays"),
+    "payers": gettext_lazy("Who pays"),
+    "round_end": gettext_lazy("A round ends"),
+    "match_cap_family": gettext_lazy("Match cap ladder"),
+    "timeout": gettext_lazy("A hand not set in time"),
+    "cards": gettext_lazy("Cards per hand"),
+    "declare": gettext_lazy("Declare"),
+    "payment_multiple": gettext_lazy("A loser pays"),
+    "ante_when": gettext_lazy("Everyone antes"),
+    "all_out": gettext_lazy("When nobody is In"),
+    "ghost": gettext_lazy("Ghost hand"),
+    "single_in_needs": gettext_lazy("A player In alone needs"),
+    "losers_pay": gettext_lazy("Losers pay"),
+    "low_wild": gettext_lazy("Wild cards"),
 }
 #: Options in cents, labelled so.
 MONEY = frozenset(
@@ -90,15 +118,19 @@ class OptionSpec:
     name: str
     kind: str  # int, float, str, bool or payouts (comma-separated whole numbers)
     preset_value: str  # what the preset gives; empty when it follows another option
-    choices: tuple[str, ...] = ()
+    choices: tuple[Any, ...] = ()
+
+    @property
+    def words(self) -> str:
+        """The option's name in words, from the config's field (kept in English: a new option
+        shows without a translation)."""
+        return str(LABELS.get(self.name) or self.name.replace("_", " ").capitalize())
 
     @property
     def label(self) -> str:
-        # The option's name in words, from the config's field (kept in English: a new option
-        # shows without a translation); money says it is typed in dollars.
-        words = self.name.replace("_", " ").capitalize()
+        # Money says it is typed in dollars.
         # Translators: %(option)s is an option's name, typed in dollars.
-        return _("%(option)s ($)") % {"option": words} if self.is_money else words
+        return _("%(option)s ($)") % {"option": self.words} if self.is_money else self.words
 
     @property
     def is_money(self) -> bool:
@@ -151,13 +183,16 @@ def option_specs(game: str, preset: str) -> list[OptionSpec]:
     doubled = {name: value * 2 for name, value in probe.items()}
     other = {name: value for name, _type, value in _leaves(engine.make_config(preset, doubled))}
     specs = []
+    unchangeable = FIXED[game](preset) if game in FIXED else frozenset()
     for name, annotation, value in _leaves(config):
         kind = _kind(annotation, value)
-        if kind is None or name in OWN_FIELDS:
+        if kind is None or name in OWN_FIELDS or name in unchangeable:
             continue
         fixed = name not in probe and other.get(name) == value
         money = name in MONEY and kind == "int" and isinstance(value, int)
         shown = format_cents(value) if money else _shown(value)
+        if name in CHOICES:
+            shown = option_value_name(name, value)
         specs.append(
             OptionSpec(
                 name=name,
@@ -232,6 +267,24 @@ def stakes_choices(game: str, preset: str) -> list[tuple[str, str, dict[str, Any
     return choices
 
 
+def _named(message: str, code: str, words: str) -> str:
+    return re.sub(rf"(?<![\w]){re.escape(code)}(?![\w])", words, message)
+
+
+def in_words(message: str, specs: list[OptionSpec], preset: str) -> str:
+    """A refusal of the rules as the form says it: each option whose code is no word
+    ("max_buy_in") by its label, as the form shows it, each value chosen from a list by its
+    name ("ActionPoker ladder (fixed caps)"), and the preset by its name."""
+    message = _named(message, preset, preset_name(preset))
+    for spec in specs:
+        if "_" in spec.name:
+            message = _named(message, spec.name, f"“{spec.words}”")
+        for value in spec.choices:
+            if isinstance(value, str) and "_" in value:
+                message = _named(message, value, option_value_name(spec.name, value))
+    return message
+
+
 def config_error_field(message: str, names: set[str]) -> str | None:
     """The option a ConfigError's message names first, if it names one."""
     found: list[tuple[int, str]] = []
@@ -299,8 +352,20 @@ def _option_field(spec: OptionSpec) -> forms.Field:
             choices=[("", _("(preset)")), ("yes", _("yes")), ("no", _("no"))], **common
         )
     if spec.choices:
-        return forms.ChoiceField(
-            choices=[("", _("(preset)")), *((c, c) for c in spec.choices)], **common
+        # The values in words; what is posted is the value itself, typed back as the rules have it.
+        kind = type(spec.choices[0])
+
+        def coerce(value: Any) -> Any:
+            return kind(value)
+
+        return forms.TypedChoiceField(
+            choices=[
+                ("", _("(preset)")),
+                *((str(value), option_value_name(spec.name, value)) for value in spec.choices),
+            ],
+            coerce=coerce,
+            empty_value="",
+            **common,
         )
     if spec.is_money:
         return DollarsField(**common)
@@ -367,7 +432,7 @@ class TableCreateForm(forms.Form):
             # The option is found in the English (options are named in English); the message
             # is shown in the reader's language.
             field = config_error_field(str(error), {spec.name for spec in self.specs})
-            self.add_error(field, said(sentence_of(error)))
+            self.add_error(field, in_words(said(sentence_of(error)), self.specs, self.preset))
             return data
         seats = getattr(self.config, "seats", None)
         bots = data.get("bots") or 0

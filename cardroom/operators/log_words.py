@@ -16,7 +16,7 @@ from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from accounts.money import format_cents
 from cardroom.models import Game, OperatorAction, OperatorActionKind
 from cardroom.operators.forms import MONEY as _MONEY
-from cardroom.presentation.names import family_name, preset_name
+from cardroom.presentation.names import OPTION_VALUE_NAMES, option_value_name, preset_name
 
 __all__ = ["action_words"]
 
@@ -39,8 +39,8 @@ def _value(key: str, value: Any) -> str:
         return gettext("yes") if value else gettext("no")
     if key in _MONEY and isinstance(value, int):
         return format_cents(value)
-    if key == "match_cap_family" and isinstance(value, str):
-        return family_name(value)
+    if key in OPTION_VALUE_NAMES and isinstance(value, str | int):
+        return option_value_name(key, value)
     if key.endswith("seconds") and isinstance(value, int | float):
         # Translators: a number of seconds, "8 s".
         return gettext("%(seconds)s s") % {"seconds": f"{value:g}"}

@@ -40,6 +40,8 @@ from cardroom.operators.forms import (
     TimersForm,
     house_edge,
 )
+from cardroom.operators.previews import play_preview
+from cardroom.presentation import describe_table
 from cardroom.tables.engines import PACKAGES, engine_for
 from cardroom.tables.selectors import table_state
 from games.engine import ConfigError
@@ -48,6 +50,7 @@ from games.words import sentence_of
 __all__ = [
     "operator_log_page",
     "operators_home",
+    "operators_rows",
     "table_bots",
     "table_console",
     "table_new",
@@ -69,7 +72,12 @@ def operator_only(view: View) -> View:
 
 def _live_row(table: Table) -> dict[str, Any]:
     """One table as the console lists it: the spectator's view, so no hidden card."""
-    view = table_state(table=table, user_id=None)["table"]
+    state = table_state(table=table, user_id=None)
+    view = state["table"]
+    # The table page's own words for the phase and each seat's status (a paused or closed
+    # table says so in place of the phase), so the console never shows a code.
+    described = describe_table(state)
+    status_words = {entry["seat"]: entry.get("status_text", "") for entry in described["seats"]}
     bots = set(
         Seat.objects.filter(table=table, left__isnull=True, user__is_bot=True).values_list(
             "number", flat=True
@@ -80,7 +88,7 @@ def _live_row(table: Table) -> dict[str, Any]:
             "seat": entry["seat"],
             "player": entry["player"],
             "stack": entry.get("stack", 0),
-            "status": entry.get("status", ""),
+            "status": status_words.get(entry["seat"], ""),
             "online": entry.get("online", False),
             "bot": entry["seat"] in bots,
         }
@@ -92,7 +100,7 @@ def _live_row(table: Table) -> dict[str, Any]:
         "players": players,
         "seats": len(view.get("seats", [])),
         "pot": view.get("pot", 0),
-        "phase": view.get("phase", ""),
+        "phase": described["phase_words"],
         "bots_seated": len(bots),
     }
 
@@ -103,6 +111,14 @@ def operators_home(request: HttpRequest) -> HttpResponse:
     tables = Table.objects.exclude(status=TableStatus.CLOSED).order_by("id")
     rows = [_live_row(table) for table in tables]
     return render(request, "operators/home.html", {"rows": rows})
+
+
+@operator_only
+def operators_rows(request: HttpRequest) -> HttpResponse:
+    """The live tables' rows alone: the home page polls them (htmx) to stay current."""
+    tables = Table.objects.exclude(status=TableStatus.CLOSED).order_by("id")
+    rows = [_live_row(table) for table in tables]
+    return render(request, "operators/_live_rows.html", {"rows": rows})
 
 
 @operator_only
@@ -117,8 +133,11 @@ def table_new(request: HttpRequest) -> HttpResponse:
             for name in PACKAGES
         ]
         return render(request, "operators/table_choose.html", {"choices": choices})
-    form = TableCreateForm(request.POST or None, game=game, preset=preset)
-    context: dict[str, Any] = {"form": form, "game": game, "preset": preset}
+    # A preset changed on the page keeps what was typed in the fields every preset has.
+    kept = {key: request.GET[key] for key in ("name", "bots", "reason") if key in request.GET}
+    form = TableCreateForm(request.POST or None, game=game, preset=preset, initial=kept)
+    presets = engine_for(game).presets
+    context: dict[str, Any] = {"form": form, "game": game, "preset": preset, "presets": presets}
     if game == "three_card_poker":
         context["edge"] = house_edge(engine_for(game).make_config(preset, {}))
     if request.method != "POST":
@@ -248,14 +267,32 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
     """Pause, resume or close the table, or void the hand in play."""
     table = get_object_or_404(Table, pk=table_id)
+    form = PlayForm(request.POST, auto_id=PLAY_ID)
+    if form.is_valid() and form.cleaned_data["action"] in CONFIRMED:
+        # Close and void move money: first a page that says exactly what moves (a dry run of
+        # the same change), then the change itself, only if it would still move just that.
+        seen = request.POST.get("confirmed_preview", "")
+        what, reason = form.cleaned_data["action"], form.cleaned_data["reason"]
+        try:
+            preview = play_preview(table_id=table.pk, what=what, reason=reason)
+        except ValueError as error:
+            form.add_error(None, said(sentence_of(error)))
+            return _console(request, table, status=400, play_form=form)
+        if seen != preview.key:
+            context = {"table": table, "what": what, "reason": reason, "preview": preview}
+            context["changed"] = bool(seen)
+            return render(request, "operators/table_confirm.html", context)
 
     def act(actor: User, data: dict[str, Any]) -> str:
         what, reason = data["action"], data["reason"]
         done = table_play_change(actor=actor, table_id=table.pk, what=what, reason=reason)
         return f"{done.get_kind_display()}."
 
-    form = PlayForm(request.POST, auto_id=PLAY_ID)
     return _operate(request, table, form, "play_form", act)
+
+
+#: The changes that move money, confirmed on a page that previews every movement first.
+CONFIRMED = frozenset({"close", "void"})
 
 
 def _user(request: HttpRequest) -> User:

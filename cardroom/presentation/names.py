@@ -6,10 +6,19 @@ missing here falls back to its identifier in words, so a new preset still reads 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-__all__ = ["FAMILY_NAMES", "PRESET_NAMES", "family_name", "preset_name"]
+__all__ = [
+    "FAMILY_NAMES",
+    "OPTION_VALUE_NAMES",
+    "PRESET_NAMES",
+    "family_name",
+    "option_value_name",
+    "preset_name",
+]
 
 #: Names that are the games' own (Monte Carlo, Kitty, 3-5-7...) stay as they are in every
 #: language (the glossary); the others are translated when shown.
@@ -56,10 +65,72 @@ PRESET_NAMES: dict[str, str | Promise] = {
     "solo": pgettext_lazy("three card poker limits", "Solo"),
 }
 
-#: The Guts match-cap families (games/guts/config.py): where each cap comes from.
+#: The Guts match-cap families (games/guts/config.py): the rooms whose ladders they are
+#: (seed 000 is English Harbour Poker's rules, seed 004 ActionPoker.com's) and their caps
+#: (docs/rules/guts-online.md, "Presets"). The rooms' names stay as they are.
 FAMILY_NAMES: dict[str, str | Promise] = {
-    "seed_000": gettext_lazy("Cap of 20 antes"),
-    "seed_004": gettext_lazy("Fixed caps"),
+    "seed_000": gettext_lazy("English Harbour ladder (cap of 20 antes)"),
+    "seed_004": gettext_lazy("ActionPoker ladder (fixed caps)"),
+}
+
+#: The values of the options an operator chooses from a list, in words (docs/table-options.md
+#: says what each does; the rules pages name them so). A value missing here shows in words
+#: made from its identifier.
+OPTION_VALUE_NAMES: dict[str, dict[Any, str | Promise]] = {
+    # Guts online.
+    "payer": {
+        "all_losers": gettext_lazy("Every loser pays (Monte Carlo)"),
+        "lowest_loser": gettext_lazy("Lowest loser pays (Survivor)"),
+    },
+    "round_end": {
+        "no_losers": gettext_lazy("When a hand leaves nobody owing"),
+        "single_in": gettext_lazy("Only when one player alone is In"),
+    },
+    "match_cap_family": FAMILY_NAMES,
+    # Chinese Poker.
+    "timeout": {
+        "auto_arrange": gettext_lazy("The cardroom sets the hand"),
+        "surrender": gettext_lazy("The hand is surrendered"),
+    },
+    # Classic Guts.
+    "cards": {2: gettext_lazy("Two cards"), 3: gettext_lazy("Three cards")},
+    "declare": {
+        "sequential": gettext_lazy("In turn, from the dealer's left"),
+        "simultaneous": gettext_lazy("All at once"),
+    },
+    "payers": {
+        "all_losers": gettext_lazy("Every loser pays"),
+        "worst_losers": gettext_lazy("Only the worst hand In pays"),
+    },
+    "payment_multiple": {1: gettext_lazy("The pot"), 2: gettext_lazy("Double the pot")},
+    "ante_when": {
+        "pot_empty": gettext_lazy("When the pot is empty"),
+        "every_deal": gettext_lazy("Every deal, but for who paid on the last"),
+    },
+    "all_out": {
+        "carry": gettext_lazy("The pot stays"),
+        "chicken_fee": gettext_lazy("Everyone antes again"),
+        "wimp": gettext_lazy("The best hand antes for everyone (the wimp rule)"),
+        "henry": gettext_lazy("The best hand matches the pot (the Henry rule)"),
+    },
+    "ghost": {
+        "none": gettext_lazy("No ghost hand"),
+        "always": gettext_lazy("Always"),
+        "single_in": gettext_lazy("When one player alone is In"),
+    },
+    "single_in_needs": {
+        "nothing": gettext_lazy("Nothing"),
+        "pair": gettext_lazy("A pair or better"),
+    },
+    "losers_pay": {
+        "pot": gettext_lazy("The pot"),
+        "winner": gettext_lazy("The winner (Winner Takes All)"),
+    },
+    "low_wild": {
+        0: gettext_lazy("No wild card"),
+        1: gettext_lazy("The lowest face-up card"),
+        2: gettext_lazy("The two lowest face-up cards"),
+    },
 }
 
 
@@ -71,8 +142,16 @@ def preset_name(preset: str) -> str:
     return preset.replace("_", " ").replace("-", " ").capitalize()
 
 
+def option_value_name(option: str, value: Any) -> str:
+    """``("payer", "lowest_loser")`` → "Lowest loser pays (Survivor)"; an unknown one in words."""
+    name = OPTION_VALUE_NAMES.get(option, {}).get(value)
+    if name:
+        return str(name)
+    return str(value).replace("_", " ").capitalize()
+
+
 def family_name(family: str) -> str:
-    """``seed_000`` → "Cap of 20 antes"."""
+    """``seed_000`` → "English Harbour ladder (cap of 20 antes)"."""
     name = FAMILY_NAMES.get(family)
     if name:
         return str(name)

@@ -32,6 +32,7 @@ __all__ = [
     "SEED_MIN_BUY_IN_ANTES",
     "SEED_PRESETS",
     "OnlineConfig",
+    "fixed_options",
     "match_cap_for",
     "online_config",
 ]
@@ -66,6 +67,15 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "round_end": ROUND_ENDS,
     "match_cap_family": MATCH_CAP_FAMILIES,
 }
+
+
+def fixed_options(preset: str) -> frozenset[str]:
+    """The options ``preset`` fixes: ``online_config`` refuses any other value for them.
+
+    >>> sorted(fixed_options("survivor")), sorted(fixed_options("custom"))
+    (['payer'], [])
+    """
+    return frozenset(ONLINE_PRESETS[preset])
 
 
 def match_cap_for(ante: int, family: str = "seed_000") -> int:

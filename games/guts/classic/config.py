@@ -40,10 +40,12 @@ __all__ = [
     "CLASSIC_PRESETS",
     "DEFAULT_TIME_BANK",
     "FLOWS",
+    "OPTION_CHOICES",
     "STAGES",
     "ClassicConfig",
     "Stage",
     "classic_config",
+    "fixed_options",
 ]
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
@@ -60,6 +62,8 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "flow": ("one_deal", *FLOWS),
     "community_after_declare": (0, 3),
 }
+#: The options chosen from a list, and their values (the console offers them as such).
+OPTION_CHOICES: Mapping[str, tuple[Any, ...]] = _CHOICES
 _FLAGS = (
     "winner_takes_pot",
     "pass_left",
@@ -431,6 +435,25 @@ def _check_combinations(config: ClassicConfig) -> None:
         )
     if config.rake_basis_points > 10_000:
         raise ConfigError(words("rake_basis_points must be from 0 to 10000 (0 % to 100 %)"))
+
+
+def fixed_options(preset: str) -> frozenset[str]:
+    """The options ``preset`` does not let a table change: ``classic_config`` refuses any
+    value but the preset's for them (the flow, and what a flow fixes or does not take).
+
+    >>> sorted(fixed_options("two_card"))[:3]
+    ['community_after_declare', 'dropped_pay_ante', 'flow']
+    >>> {"cards", "declare", "payers"} <= fixed_options("napalm")
+    True
+    """
+    flow = CLASSIC_PRESETS[preset].get("flow", "one_deal")
+    if flow == "one_deal":
+        return frozenset({"flow", *_FLOW_ONLY})
+    _first, _most, fixed = FLOWS[flow]
+    keeps = _FOUR_TWO_KEEPS if flow == "four_two" else ()
+    unlimited = () if flow == "four_two" else ("pot_limit", "max_loss")
+    taken = {name for name in _ONE_DEAL_ONLY if name not in keeps}
+    return frozenset({"flow", "cards", *fixed, *taken, *unlimited})
 
 
 def classic_config(preset: str, options: Mapping[str, Any] | None = None) -> ClassicConfig:

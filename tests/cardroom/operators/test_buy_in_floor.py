@@ -32,14 +32,16 @@ def field_errors(page: str, name: str) -> list[str]:
     return re.findall(r'class="errors field-error">([^<]*)<', block.group(0))
 
 
-@pytest.mark.parametrize("preset", ["monte_carlo", "survivor"])
+@pytest.mark.parametrize(
+    ("preset", "name"), [("monte_carlo", "Monte Carlo"), ("survivor", "Survivor")]
+)
 def test_a_seed_preset_refuses_a_buy_in_below_100_antes_and_creates_nothing(
-    as_user, operator, preset
+    as_user, operator, preset, name
 ):
     response = as_user(operator).post(NEW + f"?game=guts&preset={preset}", LOW)
     assert response.status_code == 400
     assert field_errors(response.content.decode(), "min_buy_in") == [
-        f"min_buy_in must be at least 100 antes ($100.00) at {preset} tables, as the rooms"
+        f"“Min buy in” must be at least 100 antes ($100.00) at {name} tables, as the rooms"
         " that deal them ask; only a custom table may ask less"
     ]
     assert not Table.objects.exists()

@@ -33,7 +33,7 @@ def test_each_kind_reads_as_words_and_the_log_page_shows_them(operator, as_user)
     words = [action_words(action) for action in OperatorAction.objects.order_by("id")]
     assert words[0] == (
         "Guts (Monte Carlo / Survivor), Monte Carlo; ante $2.50, match cap family"
-        " Cap of 20 antes, seats 5"
+        " English Harbour ladder (cap of 20 antes), seats 5"
     )
     assert words[1].startswith("ante seconds ") and words[1].endswith(" → 8 s")
     assert words[2].startswith("Bots 0 → 2")

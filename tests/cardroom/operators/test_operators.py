@@ -138,10 +138,10 @@ def test_the_chooser_lists_every_preset_of_every_game(as_user, operator):
 
 def test_guts_offers_both_match_cap_families(as_user, operator):
     page = as_user(operator).get(NEW + "?game=guts&preset=monte_carlo").content.decode()
-    assert "Cap of 20 antes: $0.50 ante, match cap $10.00" in page
-    assert "Fixed caps: $0.50 ante, match cap $15.00" in page
-    assert "Fixed caps: $2.00 ante, match cap $50.00" in page
-    assert "Fixed caps: $1.00 ante" not in page  # seed 004 lists four stakes only
+    assert "English Harbour ladder (cap of 20 antes): $0.50 ante, match cap $10.00" in page
+    assert "ActionPoker ladder (fixed caps): $0.50 ante, match cap $15.00" in page
+    assert "ActionPoker ladder (fixed caps): $2.00 ante, match cap $50.00" in page
+    assert "ActionPoker ladder (fixed caps): $1.00 ante" not in page  # four stakes only
 
 
 def test_chinese_poker_offers_the_unit_ladder(as_user, operator):
@@ -158,7 +158,7 @@ def test_classic_guts_takes_the_ante_ladder_and_its_house_rules(as_user, operato
     assert "match cap" not in page
     data = {"name": "Home game", "stakes": "ante-50", "bots": "0", "reason": "r"}
     page = client.post(url, {**data, "pass_left": "yes"}).content.decode()
-    assert field_errors(page, "pass_left") == ["pass_left needs three cards (cards=3)"]
+    assert field_errors(page, "pass_left") == ["“Pass left” needs three cards (cards=3)"]
     assert client.post(url, {**data, "pass_left": "yes", "cards": "3"}).status_code == 302
     table = Table.objects.get()
     assert table.config == {"ante": 50, "pass_left": True, "cards": 3}
@@ -214,7 +214,7 @@ def test_bad_options_are_shown_next_to_their_field_and_nothing_is_created(as_use
     )
     assert response.status_code == 400
     assert field_errors(response.content.decode(), "max_buy_in") == [
-        "max_buy_in ($5.00) must be at least min_buy_in ($100.00)"
+        "“Max buy in” ($5.00) must be at least “Min buy in” ($100.00)"
     ]
     page = client.post(url, {"name": "X", "ante": "1", "bots": "0"}).content.decode()
     assert field_errors(page, "reason") == [
@@ -273,7 +273,7 @@ def test_live_tables_show_players_stacks_pot_phase_and_no_hidden_card(
     page = as_user(operator).get(reverse("operators")).content.decode()
     row = re.search(rf'<tr id="live-table-{survivor_table.pk}">.*?</tr>', page, re.S).group(0)
     assert "ann $199.00" in row and "ben $199.00" in row and "cat $199.00" in row
-    assert "<td>declare</td>" in row
+    assert "<td>In or Out?</td>" in row  # the phase in the table page's words
     assert "$3.00" in row  # the pot: three antes
     assert f'<td class="num">{survivor_table.version}</td>' in row
     console = as_user(operator).get(reverse("operators-table", args=[survivor_table.pk]))

@@ -17,6 +17,7 @@ from django.core.management import call_command
 from cardroom.models import Hand
 from games.cards import CardError, parse_card
 from games.events import event_cards
+from tests.conftest import totp_code
 
 PASSWORD = "e2e-passphrase-1"
 #: A phone-sized viewport: every page must be usable on it.
@@ -133,3 +134,21 @@ def assert_ledger_balances() -> None:
     call_command("audit_ledger", stdout=out)
     assert "mismatches: 0" in out.getvalue()
     assert "ledger OK" in out.getvalue()
+
+
+def operator_page(
+    browser: Any, url: str, device: Any, viewport: dict[str, int] | None = None
+) -> Any:
+    """A page logged in as the operator ``olga`` (password PASSWORD), past the console's
+    second factor with ``device``'s code (staff give it before the console opens)."""
+    page = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}).new_page()
+    page.goto(f"{url}/accounts/login/")
+    page.fill("input[name=username]", "olga")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(lambda address: "/accounts/login/" not in address, timeout=WAIT_MS)
+    page.goto(f"{url}/operators/")
+    page.fill("input[name=code]", totp_code(device))
+    page.click("form.two-factor-code button[type=submit]")
+    page.wait_for_url(lambda address: "/two-factor/" not in address, timeout=WAIT_MS)
+    return page

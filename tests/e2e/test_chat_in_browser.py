@@ -12,9 +12,8 @@ from accounts.services import user_create
 from cardroom.models import ChatLine, OperatorAction, OperatorActionKind
 from cardroom.tables.runtime import table_act, table_create
 from tests.cardroom.driving import play_to_declare, run_clock
-from tests.conftest import totp_code
 from tests.e2e.accessibility import PHONE, overflow, serious_violations
-from tests.e2e.players import PASSWORD, WAIT_MS, enter_table, sit
+from tests.e2e.players import PASSWORD, WAIT_MS, enter_table, operator_page, sit
 from tests.live import live_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -107,16 +106,7 @@ def test_an_operator_reads_the_chat_log_and_mutes_a_player_room_wide(browser):
     olga.user_permissions.add(Permission.objects.get(codename="operate_tables"))
     app = TOTPDevice.objects.create(user=olga, name="app", confirmed=True)
     with live_server("e2e-chat-log") as url:
-        page = browser.new_context(viewport=PHONE).new_page()
-        page.goto(f"{url}/accounts/login/")
-        page.fill("input[name=username]", "olga")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("main form button[type=submit]")
-        page.wait_for_url(lambda address: "/accounts/login/" not in address, timeout=WAIT_MS)
-        page.goto(f"{url}/operators/")
-        page.fill("input[name=code]", totp_code(app))
-        page.click("form.two-factor-code button[type=submit]")
-        page.wait_for_url(lambda address: "/two-factor/" not in address, timeout=WAIT_MS)
+        page = operator_page(browser, url, app, PHONE)
 
         page.click("nav.operator-nav >> text=Chat log")
         texts = page.locator(".chat-log-line .chat-text").all_inner_texts()

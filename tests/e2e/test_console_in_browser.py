@@ -14,27 +14,11 @@ from accounts.services import user_create
 from cardroom.models import Table
 from cardroom.tables.runtime import table_act, table_create
 from tests.cardroom.driving import play_to_declare
-from tests.conftest import totp_code
 from tests.e2e.accessibility import serious_violations
-from tests.e2e.players import PASSWORD, WAIT_MS
+from tests.e2e.players import PASSWORD, WAIT_MS, operator_page
 from tests.live import live_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def operator_page(browser, url: str, device):
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.goto(f"{url}/accounts/login/")
-    page.fill("input[name=username]", "olga")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda address: "/accounts/login/" not in address, timeout=WAIT_MS)
-    # Staff give their second factor before the console opens (accounts/two_factor.py).
-    page.goto(f"{url}/operators/")
-    page.fill("input[name=code]", totp_code(device))
-    page.click("form.two-factor-code button[type=submit]")
-    page.wait_for_url(lambda address: "/two-factor/" not in address, timeout=WAIT_MS)
-    return page
 
 
 def assert_axe_clean(page) -> None:

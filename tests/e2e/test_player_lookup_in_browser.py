@@ -9,9 +9,8 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts.services import user_create
 from cardroom.models import OperatorAction, OperatorActionKind, PlayerNote
-from tests.conftest import totp_code
 from tests.e2e.accessibility import PHONE, overflow, serious_violations
-from tests.e2e.players import PASSWORD, WAIT_MS
+from tests.e2e.players import PASSWORD, WAIT_MS, operator_page
 from tests.live import live_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -26,16 +25,7 @@ def test_an_operator_finds_a_player_and_adds_a_note(browser):
     olga.user_permissions.add(Permission.objects.get(codename="operate_tables"))
     app = TOTPDevice.objects.create(user=olga, name="app", confirmed=True)
     with live_server("e2e-players") as url:
-        page = browser.new_context(viewport=PHONE).new_page()
-        page.goto(f"{url}/accounts/login/")
-        page.fill("input[name=username]", "olga")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("main form button[type=submit]")
-        page.wait_for_url(lambda address: "/accounts/login/" not in address, timeout=WAIT_MS)
-        page.goto(f"{url}/operators/")
-        page.fill("input[name=code]", totp_code(app))
-        page.click("form.two-factor-code button[type=submit]")
-        page.wait_for_url(lambda address: "/two-factor/" not in address, timeout=WAIT_MS)
+        page = operator_page(browser, url, app, PHONE)
 
         page.click("nav.operator-nav >> text=Players")
         page.fill("#player-query", "EXAMPLE.ORG")

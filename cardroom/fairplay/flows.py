@@ -22,9 +22,11 @@ ran in that direction, and they played at least the set number of hands together
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from itertools import combinations
+from typing import Any
 
 from django.conf import settings
 
@@ -97,7 +99,7 @@ class Flow:
         )
 
 
-def _results(rows) -> dict[int, tuple[int, dict[int, int]]]:
+def _results(rows: Iterable[tuple[Any, ...]]) -> dict[int, tuple[int, dict[int, int]]]:
     """Each hand's table and each player's result in it (cents won, negative for lost)."""
     hands: dict[int, tuple[int, dict[int, int]]] = {}
     for hand_id, table_id, amount, source_kind, source, target_kind, target in rows:
@@ -132,7 +134,8 @@ def flows(day: date, days: int = 7) -> list[Flow]:
             flow = pairs[a, b]
             flow.a, flow.b = a, b
             flow.hands += 1
-            flow.tables.add(table_id)
+            if table_id is not None:
+                flow.tables.add(table_id)
         losses = {user: -result for user, result in results.items() if result < 0}
         total_loss = sum(losses.values())
         for winner, gain in results.items():

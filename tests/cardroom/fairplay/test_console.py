@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from accounts.money import format_cents
 from cardroom.models import FairPlayKind, FairPlaySignal, OperatorAction, OperatorActionKind
+from cardroom.operators.log_words import action_words
 from tests.cardroom.fairplay.builders import DAY, at, fund, hand, login, seat
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
 from tests.cardroom.queries import queries
@@ -116,6 +117,7 @@ def test_a_review_is_kept_and_logged(as_user, operator, signals):
     assert (action.actor, action.reason) == (operator, "Brothers; told them the rules.")
     assert action.details["signal"] == signal.pk
     assert action.details["players"] == ["ann", "ben"]
+    assert action_words(action) == f"Fair play signal of {DAY.isoformat()} about ann & ben reviewed"
     assert "Reviewed by olga" in as_user(operator).get(PAGE).content.decode()
 
 

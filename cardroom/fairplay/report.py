@@ -53,7 +53,7 @@ def _flow_signal(day: date, days: int, flow: Flow, rules: FlowRules) -> FairPlay
             "days": days,
             "a_to_b": payer_paid,
             "b_to_a": flow.gross - payer_paid,
-            "one_way_percent": payer_paid * 100 // flow.gross,
+            "one_way_percent": payer_paid * 100 // flow.gross if flow.gross else 0,
             "rules": {
                 "net_cents": rules.net_cents,
                 "one_way_percent": rules.one_way_percent,

@@ -69,6 +69,7 @@ urlpatterns = [
     path("operators/rows/", operator_views.operators_rows, name="operators-rows"),
     path("operators/log/", operator_views.operator_log_page, name="operators-log"),
     path("operators/chat/", chat_views.chat_log_page, name="operators-chat"),
+    path("operators/fair-play/", include("cardroom.fairplay.urls")),
     path("operators/chat/<int:user_id>/mute/", chat_views.chat_mute, name="operators-chat-mute"),
     path(
         "operators/chat/<int:user_id>/unmute/",

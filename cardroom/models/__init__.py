@@ -7,6 +7,7 @@ exclusions (``responsible``), staff notes about players (``notes``), the wait li
 """
 
 from cardroom.models.chat import ChatBan, ChatLine, ChatMute
+from cardroom.models.fairplay import FairPlayKind, FairPlaySignal
 from cardroom.models.notes import PlayerNote
 from cardroom.models.responsible import Exclusion, LimitChange, PlayerLimits
 from cardroom.models.tables import (
@@ -30,6 +31,8 @@ __all__ = [
     "ChatLine",
     "ChatMute",
     "Exclusion",
+    "FairPlayKind",
+    "FairPlaySignal",
     "Game",
     "Hand",
     "HandEvent",

@@ -326,6 +326,7 @@ class OperatorActionKind(models.TextChoices):
     CHAT_BAN = "chat_ban", _("Chat muted room-wide")
     CHAT_UNBAN = "chat_unban", _("Chat unmuted room-wide")
     PLAYER_NOTE = "player_note", _("Note added about a player")
+    FAIR_PLAY_REVIEW = "fair_play_review", _("Fair play signal reviewed")
 
 
 class OperatorAction(models.Model):

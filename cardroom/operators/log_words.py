@@ -134,6 +134,15 @@ def _note(details: Mapping[str, Any]) -> str:
     return gettext("Note about %(player)s") % {"player": details["player"]}
 
 
+def _fair_play(details: Mapping[str, Any]) -> str:
+    # Translators: an operator reviewed a fair play signal of a day (YYYY-MM-DD) about two
+    # players; the operator's note is the reason.
+    return gettext("Fair play signal of %(day)s about %(players)s reviewed") % {
+        "day": details["day"],
+        "players": " & ".join(str(player) for player in details["players"]),
+    }
+
+
 _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     OperatorActionKind.TABLE_CREATE: _created,
     OperatorActionKind.TIMERS_CHANGE: _timers,
@@ -147,6 +156,7 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     OperatorActionKind.CHAT_BAN: _chat_ban,
     OperatorActionKind.CHAT_UNBAN: _chat_unban,
     OperatorActionKind.PLAYER_NOTE: _note,
+    OperatorActionKind.FAIR_PLAY_REVIEW: _fair_play,
 }
 
 

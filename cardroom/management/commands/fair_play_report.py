@@ -12,7 +12,7 @@ signal.
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -20,15 +20,7 @@ from django.utils import timezone
 
 from accounts.money import format_cents
 from cardroom.fairplay.report import fair_play_report
-
-
-def _day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError as error:
-        raise CommandError(
-            f"{text!r} is not a date: write YYYY-MM-DD, such as 2025-01-31"
-        ) from error
+from cardroom.management.days import command_day
 
 
 class Command(BaseCommand):
@@ -45,7 +37,11 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print JSON (cents)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        day = _day(options["day"]) if options["day"] else timezone.localdate() - timedelta(days=1)
+        day = (
+            command_day(options["day"])
+            if options["day"]
+            else timezone.localdate() - timedelta(days=1)
+        )
         if options["days"] < 1:
             raise CommandError("--days must be at least 1")
         report = fair_play_report(day, options["days"])

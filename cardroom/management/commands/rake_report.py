@@ -10,22 +10,13 @@ a table: rake and fees, house result and income by game and by table, then the t
 from __future__ import annotations
 
 import json
-from datetime import date
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.money import format_cents
 from cardroom.audit.reports import rake_report
-
-
-def _day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError as error:
-        raise CommandError(
-            f"{text!r} is not a date: write YYYY-MM-DD, such as 2025-01-31"
-        ) from error
+from cardroom.management.days import command_day
 
 
 class Command(BaseCommand):
@@ -41,7 +32,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            report = rake_report(start=_day(options["start"]), end=_day(options["end"]))
+            report = rake_report(
+                start=command_day(options["start"]), end=command_day(options["end"])
+            )
         except ValueError as error:
             raise CommandError(str(error)) from error
         if options["json"]:

@@ -31,7 +31,14 @@ def test_an_operator_opens_a_table_by_the_form_and_voids_a_hand_after_its_previe
     olga = user_create(username="olga", password=PASSWORD)
     olga.user_permissions.add(Permission.objects.get(codename="operate_tables"))
     device = TOTPDevice.objects.create(user=olga, name="app", confirmed=True)
-    survivor = table_create(game="guts", preset="survivor", options={"ante": 100}, name="Busy")
+    # A declare clock longer than the test: the hand must stand still between the preview and
+    # the confirmation, or the confirmation rightly shows a changed preview instead.
+    survivor = table_create(
+        game="guts",
+        preset="survivor",
+        options={"ante": 100, "decision_seconds": 600},
+        name="Busy",
+    )
     for player in (ann, ben):
         table_act(table_id=survivor.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
     play_to_declare(survivor, [ann, ben])  # two antes in the pot

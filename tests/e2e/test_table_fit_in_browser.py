@@ -12,7 +12,7 @@ import pytest
 from accounts.services import user_create
 from cardroom.tables.runtime import table_create
 from tests.e2e.accessibility import PHONE, overflow
-from tests.e2e.players import PASSWORD, WAIT_MS, Player, sit
+from tests.e2e.players import PASSWORD, WAIT_MS, enter_table, sit
 from tests.live import live_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -45,20 +45,6 @@ REVEAL = """() => Array.from(document.querySelectorAll('.cp-reveal .cp-hand')).m
     return {count: cards.length, tops: cards.map(r => Math.round(r.top)),
             left: Math.round(cards[0].left), right: Math.round(cards[cards.length - 1].right)};
   })}))"""
-
-
-def enter(browser: Any, url: str, name: str, table_name: str, **options: Any) -> Player:
-    """Log in and open the table in a browser context of ``options`` (a phone, a touch screen)."""
-    page = browser.new_context(**options).new_page()
-    page.goto(f"{url}/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(lambda address: "/accounts/login/" not in address, timeout=WAIT_MS)
-    page.goto(f"{url}/lobby/")
-    page.click(f"text={table_name}")
-    page.wait_for_selector("#connection.ok", timeout=WAIT_MS)
-    return Player(name=name, page=page)
 
 
 def assert_actions_uncovered(page: Any) -> None:
@@ -99,8 +85,8 @@ def test_chinese_poker_on_a_phone_and_its_reveal_at_both_sizes(browser):
     for player in ("ann", "ben"):
         user_create(username=player, password=PASSWORD)
     with live_server("e2e-fit-chinese") as url:
-        ann = enter(browser, url, "ann", name, **TOUCH)
-        ben = enter(browser, url, "ben", name, viewport=DESKTOP)
+        ann = enter_table(browser, url, "ann", name, **TOUCH)
+        ben = enter_table(browser, url, "ben", name, viewport=DESKTOP)
         assert ann.page.evaluate(COARSE) and not ben.page.evaluate(COARSE)
         for player in (ann, ben):
             sit(player)
@@ -140,8 +126,8 @@ def test_no_key_hints_on_a_touch_screen(browser):
     for player in ("ann", "ben"):
         user_create(username=player, password=PASSWORD)
     with live_server("e2e-fit-touch") as url:
-        ann = enter(browser, url, "ann", name, **TOUCH)
-        ben = enter(browser, url, "ben", name, viewport=DESKTOP)
+        ann = enter_table(browser, url, "ann", name, **TOUCH)
+        ben = enter_table(browser, url, "ben", name, viewport=DESKTOP)
         for player in (ann, ben):
             sit(player)
         for player in (ann, ben):

@@ -100,7 +100,13 @@ def house_account() -> Account:
     return _system_account("house", AccountKind.HOUSE)
 
 
-def account_code(*, kind: str, user_id: int | None = None, table_id: int | None = None) -> str:
+def account_code(
+    *,
+    kind: str,
+    user_id: int | None = None,
+    table_id: int | None = None,
+    tournament_id: int | None = None,
+) -> str:
     """The code of the account of ``kind`` for a user and/or a table, with no query.
 
     The rake and the house bank have an account per table besides the house's own: every
@@ -112,7 +118,17 @@ def account_code(*, kind: str, user_id: int | None = None, table_id: int | None 
     ('stack:t3:u7', 'rake')
     >>> account_code(kind="rake", table_id=3), account_code(kind="house", table_id=3)
     ('rake:t3', 'house:t3')
+
+    A sit-and-go's buy-ins wait in its own prize account until its prizes are paid; its fees
+    go to the house's one fee account:
+
+    >>> account_code(kind="prize", tournament_id=5), account_code(kind="fees")
+    ('prize:n5', 'fees')
     """
+    if kind == AccountKind.PRIZE and tournament_id is not None and user_id is None:
+        return f"prize:n{tournament_id}"
+    if kind == AccountKind.FEES and tournament_id is None and user_id is None:
+        return "fees"
     if kind == AccountKind.BANKROLL and user_id is not None:
         return f"bankroll:u{user_id}"
     if kind == AccountKind.STACK and user_id is not None and table_id is not None:
@@ -138,9 +154,11 @@ def _account_fields(code: str) -> dict[str, object]:
     ids = {part[:1]: part[1:] for part in parts}
     user_id = int(ids["u"]) if ids.get("u", "").isdigit() else None
     table_id = int(ids["t"]) if ids.get("t", "").isdigit() else None
+    tournament_id = int(ids["n"]) if ids.get("n", "").isdigit() else None
     if (
         kind not in ACCOUNT_KINDS
-        or account_code(kind=kind, user_id=user_id, table_id=table_id) != code
+        or account_code(kind=kind, user_id=user_id, table_id=table_id, tournament_id=tournament_id)
+        != code
     ):
         raise LedgerError(words("unknown account {code}", code=repr(code)))
     return {"code": code, "kind": kind, "user_id": user_id, "table_id": table_id}

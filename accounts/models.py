@@ -52,6 +52,10 @@ class AccountKind(models.TextChoices):
     RESERVE = "reserve", _("Table reserve")
     RAKE = "rake", _("House rake")
     HOUSE = "house", _("House bank")
+    # Translators: an account holding a sit-and-go's buy-ins until its prizes are paid.
+    PRIZE = "prize", _("Tournament prize pool")
+    # Translators: the house's account of sit-and-go entry fees.
+    FEES = "fees", _("Tournament fees")
 
 
 #: The only accounts that may go below zero: money enters play from them.
@@ -104,6 +108,14 @@ class TransferKind(models.TextChoices):
     # who paid into it.
     POT_RETURN = "pot_return", _("Carried pot returned")
     VOID = "void", _("Void reversal")
+    # Translators: a transfer's kind: a sit-and-go's buy-in, into its prize pool.
+    TOURNAMENT_BUY_IN = "tourney_buy_in", _("Tournament buy-in")
+    # Translators: a transfer's kind: a sit-and-go's entry fee, to the house.
+    TOURNAMENT_FEE = "tourney_fee", _("Tournament fee")
+    # Translators: a transfer's kind: a sit-and-go's prize, from its prize pool.
+    PRIZE = "prize", _("Tournament prize")
+    # Translators: a transfer's kind: a buy-in or fee given back (unregistered or cancelled).
+    TOURNAMENT_REFUND = "tourney_refund", _("Tournament refund")
 
 
 class ImmutableQuerySet(models.QuerySet["Transfer"]):

@@ -2,8 +2,9 @@
 
 The tables, seats, hands, events, journal and operator log (``tables``), the players' limits and
 exclusions (``responsible``), staff notes about players (``notes``), the wait lists
-(``waitlist``) and the table chat (``chat``). They sit at the bottom of the cardroom's layers
-(docs/architecture.md): every context reads them; they import none of them.
+(``waitlist``), the table chat (``chat``) and the sit-and-go tournaments (``tournaments``). They
+sit at the bottom of the cardroom's layers (docs/architecture.md): every context reads them;
+they import none of them.
 """
 
 from cardroom.models.chat import ChatBan, ChatLine, ChatMute
@@ -23,6 +24,7 @@ from cardroom.models.tables import (
     TableAction,
     TableStatus,
 )
+from cardroom.models.tournaments import Entry, EntryStatus, Tournament, TournamentStatus
 from cardroom.models.waitlist import WaitingPlayer
 
 __all__ = [
@@ -30,6 +32,8 @@ __all__ = [
     "ChatBan",
     "ChatLine",
     "ChatMute",
+    "Entry",
+    "EntryStatus",
     "Exclusion",
     "FairPlayKind",
     "FairPlaySignal",
@@ -46,5 +50,7 @@ __all__ = [
     "Table",
     "TableAction",
     "TableStatus",
+    "Tournament",
+    "TournamentStatus",
     "WaitingPlayer",
 ]

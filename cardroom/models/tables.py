@@ -72,6 +72,11 @@ class Table(models.Model):
     last_event_seq = models.PositiveIntegerField(
         default=0, help_text=_("The seq of the table's latest hand event.")
     )
+    # A sit-and-go's table plays for the tournament's chips, which are not money: the runtime
+    # posts none of its moves to the ledger (cardroom/models/tournaments.py).
+    plays_for_chips = models.BooleanField(
+        default=False, help_text=_("A tournament's table: its stacks are chips, not money.")
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

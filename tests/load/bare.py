@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 BURST = 2000
@@ -107,9 +108,19 @@ async def ask_all(groups: list[Group], flight: Flight, burst: int, deadline: flo
 
 
 async def broadcast(
-    urls: list[str], groups: int, size: int, *, burst: int = BURST, seconds: float = SECONDS
+    urls: list[str],
+    groups: int,
+    size: int,
+    *,
+    burst: int = BURST,
+    seconds: float = SECONDS,
+    cpu: Callable[[], float | None] | None = None,
 ) -> dict[str, Any]:
-    """Deliveries per second of ``burst`` messages to each of ``groups`` groups of ``size``."""
+    """Deliveries per second of ``burst`` messages to each of ``groups`` groups of ``size``.
+
+    ``cpu``: the servers' CPU seconds so far (None where unknown); read once every socket is
+    open and again when the last delivery has been read, so ``server_cpu_seconds`` is the
+    servers' cost of the deliveries alone, without the handshakes."""
     stamp = f"{time.time_ns() % 10**12}"
     gate = asyncio.Semaphore(CONNECTING)
 
@@ -120,6 +131,7 @@ async def broadcast(
     names = [f"bench-{stamp}-{group}" for group in range(groups)]
     # Socket k on server k mod N, in the game phase's order.
     sockets = await asyncio.gather(*(join(k, names[k // size]) for k in range(groups * size)))
+    cpu_before = cpu() if cpu is not None else None
     flight = Flight()
     made = [Group(name, sockets[number * size : (number + 1) * size], flight)
             for number, name in enumerate(names)]  # fmt: skip
@@ -129,14 +141,21 @@ async def broadcast(
         ask_all(made, flight, burst, deadline),
         *(group.read(index, burst, deadline) for group in made for index in range(size)),
     )
+    cpu_after = cpu() if cpu is not None else None
     for socket in sockets:
         await socket.close()
     delivered = sum(sum(group.received) for group in made)
     elapsed = max((group.last for group in made), default=0.0) - started
+    spent = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
     return {
         "deliveries": delivered,
         "expected": groups * size * burst,
         "seconds": round(max(0.0, elapsed), 2),
         "per_s": round(delivered / elapsed, 1) if elapsed > 0 else 0.0,
         "dropped": sum(group.dropped for group in made),
+        "server_cpu_seconds": None if spent is None else round(spent, 3),
+        # The transport's floor: the servers' CPU for one group message reaching one socket.
+        "server_cpu_ms_per_delivery": (
+            round(1000 * spent / delivered, 4) if spent is not None and delivered else None
+        ),
     }

@@ -23,7 +23,9 @@ be 0); error frames by code; the syncs the bots sent (after a refusal, or when n
 long after a deadline: the sign of group messages a full channel dropped); how far apart the
 tables' first sits were sent (``sits_spread_seconds``: about ``--stagger``); the client's own CPU
 time in the game, since it shares the machine with its servers; and the servers' CPU in the
-game, in all and per hand dealt (servers it started only).
+game, in all and per hand dealt, and against the transport's floor: ``cost_vs_bare``, the CPU
+per hand over (state frames per hand × the bare broadcast's server CPU per delivery, measured
+in the same run) (servers it started only).
 """
 
 from __future__ import annotations
@@ -351,7 +353,7 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
         )
     result["settle_seconds"] = await settle(plan)
     try:
-        broadcast = await bare.broadcast(urls, len(plan), args.players)
+        broadcast = await bare.broadcast(urls, len(plan), args.players, cpu=children_cpu_seconds)
     except (OSError, TimeoutError, websockets.WebSocketException) as error:
         # A server given with --url and started without CARDROOM_BENCH=1 has no bench route.
         broadcast = {"error": f"{type(error).__name__}: {error}", "per_s": 0.0, "dropped": 0}
@@ -360,7 +362,25 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
     result["dropped_sockets"] += broadcast["dropped"]
     per_s = broadcast["per_s"]
     result["ratio"] = float(f"{result['state_frames_per_s'] / per_s:.4g}") if per_s else None
+    result.update(cost_vs_bare(result))
     return result
+
+
+def cost_vs_bare(result: dict[str, Any]) -> dict[str, Any]:
+    """The servers' CPU per hand against the transport's floor for the frames a hand sends:
+    ``cost_vs_bare`` = CPU ms per hand / (state frames per hand × the bare broadcast's CPU ms
+    per delivery, from the same run). 1 would be a server whose whole cost is Channels' own
+    fan-out of the frames; None when a figure is missing (servers given with --url)."""
+    hands = result.get("hands") or 0
+    frames_per_hand = result["state_frames"] / hands if hands else None
+    floor = result["bare_broadcast"].get("server_cpu_ms_per_delivery")
+    per_hand = result.get("server_cpu_ms_per_hand")
+    known = frames_per_hand and floor and per_hand
+    return {
+        "state_frames_per_hand": round(frames_per_hand, 1) if frames_per_hand else None,
+        "bare_cpu_ms_per_delivery": floor,
+        "cost_vs_bare": round(per_hand / (frames_per_hand * floor), 2) if known else None,
+    }
 
 
 def children_cpu_seconds() -> float | None:
@@ -392,7 +412,10 @@ def summary(result: dict[str, Any]) -> str:
         f"p99 {result['round_trip']['p99_ms']} ms; timeout lateness p99 "
         f"{result['timeout_delay']['p99_ms']} ms; {result['state_frames_per_s']} state frames/s"
         f" vs {result['bare_broadcast_per_s']} bare broadcast deliveries/s (ratio "
-        f"{result['ratio']}); {result['dropped_sockets']} dropped sockets; errors: {errors}"
+        f"{result['ratio']}); server CPU {result.get('server_cpu_ms_per_hand')} ms a hand, "
+        f"{result.get('cost_vs_bare')} times the bare broadcast's cost of its "
+        f"{result.get('state_frames_per_hand')} frames; "
+        f"{result['dropped_sockets']} dropped sockets; errors: {errors}"
     )
 
 

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 
 from cardroom import routing
 from tests.live import ROOT, database_url
-from tests.load.load import main, parse, percentiles, sit_delays
+from tests.load.load import cost_vs_bare, main, parse, percentiles, sit_delays
 
 pytestmark = pytest.mark.django_db(transaction=True)
 #: The short game every run here plays: timers that keep it within seconds.
@@ -25,6 +25,22 @@ def test_percentiles_are_in_milliseconds():
     assert percentiles([0.001, 0.002, 0.003]) == {
         "count": 3, "p50_ms": 2.0, "p95_ms": 3.0, "p99_ms": 3.0, "max_ms": 3.0,
     }  # fmt: skip
+
+
+def test_cost_vs_bare_is_the_cpu_per_hand_over_the_frames_floor():
+    result = {
+        "hands": 10,
+        "state_frames": 500,
+        "server_cpu_ms_per_hand": 60.0,
+        "bare_broadcast": {"server_cpu_ms_per_delivery": 0.2},
+    }
+    # 50 frames a hand at 0.2 ms each is a 10 ms floor; 60 ms a hand is 6 times it.
+    assert cost_vs_bare(result) == {
+        "state_frames_per_hand": 50.0, "bare_cpu_ms_per_delivery": 0.2, "cost_vs_bare": 6.0,
+    }  # fmt: skip
+    missing = {**result, "bare_broadcast": {"server_cpu_ms_per_delivery": None}}
+    assert cost_vs_bare(missing)["cost_vs_bare"] is None
+    assert cost_vs_bare({**result, "hands": 0})["cost_vs_bare"] is None
 
 
 def bench_paths() -> list[str]:
@@ -107,6 +123,16 @@ def assert_sane(result: dict, *, processes: int) -> None:
     assert result["server_cpu_seconds"] > 0
     assert result["server_cpu_ms_per_hand"] == pytest.approx(
         1000 * result["server_cpu_seconds"] / result["hands"], abs=0.1
+    )
+    # Against the transport's floor, from the same run's figures.
+    assert result["state_frames_per_hand"] == pytest.approx(
+        result["state_frames"] / result["hands"], abs=0.1
+    )
+    floor = result["bare_cpu_ms_per_delivery"]
+    assert floor == result["bare_broadcast"]["server_cpu_ms_per_delivery"]
+    assert floor > 0
+    assert result["cost_vs_bare"] == pytest.approx(
+        result["server_cpu_ms_per_hand"] / (result["state_frames_per_hand"] * floor), rel=0.02
     )
 
 

@@ -58,6 +58,7 @@ __all__ = [
     "HIDDEN",
     "BaseEvent",
     "ConnectionChanged",
+    "LevelRaised",
     "PlayerLeft",
     "PlayerSat",
     "SatIn",
@@ -209,6 +210,21 @@ class ConnectionChanged(BaseEvent):
     type: ClassVar[str] = "connection_changed"
     seat: int
     connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LevelRaised(BaseEvent):
+    """A tournament's level changed the table's stake to ``stake`` (the runtime action
+    ``level``): Guts' ante, from its next ante call, with the ``match_cap`` that follows it;
+    Chinese Poker's unit, from its next hand (``match_cap`` ``None``: it has none).
+
+    >>> LevelRaised(stake=50, match_cap=1000).to_json()
+    {'type': 'level_raised', 'stake': 50, 'match_cap': 1000}
+    """
+
+    type: ClassVar[str] = "level_raised"
+    stake: int
+    match_cap: int | None = None
 
 
 # Reading stored events back: a history holds each event as its JSON, named by its ``type``.

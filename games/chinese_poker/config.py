@@ -22,7 +22,7 @@ games.engine.ConfigError: seats must be a whole number from 2 to 4; got 5
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from games.engine import ConfigError
@@ -38,6 +38,7 @@ __all__ = [
     "config_from_json",
     "make_config",
     "preset",
+    "raised_config",
 ]
 
 #: The minimum buy-in, in units (docs/rules/chinese-poker.md, "Table").
@@ -114,6 +115,9 @@ got 1000
     pause_seconds: int = 5
     time_bank: float = 0.0
     time_bank_refill: str = "hand"
+    #: A tournament's rule: a seat sitting out is still dealt in, its hand set at once by the
+    #: ``timeout`` rule (games/chinese_poker/engine.py).
+    away_deals: bool = False
 
     def __post_init__(self) -> None:
         _whole("unit", self.unit, 1)
@@ -129,6 +133,14 @@ got 1000
         _whole("pause_seconds", self.pause_seconds, 0, 600)
         seconds, _refill = check_time_bank(self.time_bank, self.time_bank_refill, rounds=False)
         object.__setattr__(self, "time_bank", seconds)
+        if not isinstance(self.away_deals, bool):
+            raise ConfigError(
+                words(
+                    "{option} must be true or false, not {value}",
+                    option="away_deals",
+                    value=repr(self.away_deals),
+                )
+            )
         if self.timeout not in TIMEOUT_POLICIES:
             raise ConfigError(
                 words(
@@ -184,7 +196,7 @@ def config_from_json(data: Mapping[str, Any]) -> ChinesePokerConfig:
     Traceback (most recent call last):
     ...
     games.engine.ConfigError: unknown setting 'units'; settings: unit, min_buy_in, hand_fee, \
-seats, set_seconds, timeout, pause_seconds, time_bank, time_bank_refill
+seats, set_seconds, timeout, pause_seconds, time_bank, time_bank_refill, away_deals
     """
     known = tuple(ChinesePokerConfig.__dataclass_fields__)
     for key in data:
@@ -214,3 +226,20 @@ def make_config(name: str, options: Mapping[str, Any] | None = None) -> ChineseP
         base.pop("min_buy_in")
         base.pop("hand_fee")
     return config_from_json(base | changed)
+
+
+def raised_config(config: ChinesePokerConfig, unit: int) -> ChinesePokerConfig:
+    """``config`` at a new unit (a tournament's level, the runtime action ``level``). The hand
+    fee stays (at most the new unit); the minimum buy-in rises to 20 units when it must, and
+    matters only to players sitting down later.
+
+    >>> raised = raised_config(ChinesePokerConfig(unit=10, hand_fee=0, min_buy_in=1500), 100)
+    >>> raised.unit, raised.hand_fee, raised.min_buy_in
+    (100, 0, 2000)
+    """
+    return replace(
+        config,
+        unit=unit,
+        hand_fee=min(config.hand_fee, unit),
+        min_buy_in=max(config.min_buy_in, MIN_BUY_IN_UNITS * unit),
+    )

@@ -28,6 +28,12 @@ Decisions where the rules are silent:
   timeout policy; the hand goes on until the last bank runs out or every hand is final. A hand
   made final (submitted, surrendered, a natural declared) pays for the time used past the
   deadline; rows set but not submitted do not stop the bank.
+- ``level`` (``stake``: a tournament's new unit, whole chips, no seat; event ``level_raised``)
+  is valid at any time: the unit changes at once between hands, or when the hand being played
+  ends; the buy-in minimum does not apply to the seats already sitting.
+- ``away_deals``: a seat sitting out is dealt in like the others, and its hand is set at once
+  by the table's ``timeout`` rule, at the deal or when it sits out during the hand. A seat with
+  no chips is never dealt in (with no hand fee: more than nothing is needed).
 
 >>> from games.chinese_poker.config import ChinesePokerConfig
 >>> state = new_table(ChinesePokerConfig(unit=100, pause_seconds=0))
@@ -44,6 +50,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.cards import DECK, CardError, parse_cards
+from games.chinese_poker.config import ChinesePokerConfig, raised_config
 from games.chinese_poker.events import (
     CardsDealt,
     ConnectionChanged,
@@ -77,7 +84,8 @@ from games.chinese_poker.state import (
     new_table,
 )
 from games.chinese_poker.views import legal_actions, suggestion, view
-from games.engine import Event, IllegalAction, seat_order
+from games.engine import ConfigError, Event, IllegalAction, seat_order
+from games.events import LevelRaised
 from games.time_bank import expire, next_deadline
 from games.words import Money, sentence_of, words
 
@@ -108,10 +116,14 @@ def _now(action: Mapping[str, Any]) -> float:
 def eligible_seats(state: ChinesePokerState) -> list[int]:
     """The seats that would be dealt into a hand starting now."""
     fee = state.config.hand_fee
+    away = state.config.away_deals
     return [
         number
         for number, seat in enumerate(state.seats)
-        if seat is not None and not seat.sitting_out and not seat.leaving and seat.stack > fee
+        if seat is not None
+        and (away or not seat.sitting_out)
+        and not seat.leaving
+        and seat.stack > fee
     ]
 
 
@@ -152,7 +164,9 @@ class ChinesePokerGame:
             return _deal(state, action, now)
         if kind == "timeout":
             return _timeout(state, now)
-        known = ", ".join((*SEAT_KINDS, *HAND_KINDS, "deal", "timeout"))
+        if kind == "level":
+            return _level(state, action)
+        known = ", ".join((*SEAT_KINDS, *HAND_KINDS, "deal", "timeout", "level"))
         raise IllegalAction(
             words("unknown action {kind}; actions: {actions}", kind=repr(kind), actions=known)
         )
@@ -242,6 +256,9 @@ def _seat_action(
         if seat.sitting_out == out:
             raise IllegalAction(words("already sitting out") if out else words("already in play"))
         changed = _with_seat(state, number, sitting_out=out)
+        entry = changed.entry(number) if playing else None
+        if out and state.config.away_deals and entry is not None and entry.status == "setting":
+            return _set_now(changed, entry, (SatOut(number),), now)
         return _reconsider(changed, now), (SatOut(number) if out else SatIn(number),)
     connected = kind == "connect"
     if seat.connected == connected:
@@ -283,6 +300,7 @@ def _deal(state: ChinesePokerState, action: Mapping[str, Any], now: float) -> Ou
         seats[seat] = replace(current, stack=current.stack - fee)
         entries.append(Entry(seat=seat, cards=tuple(hands[seat]), start_stack=current.stack - fee))
     events.extend(CardsDealt(seat, tuple(hands[seat])) for seat in order)
+    away = [number for number in players if _away(state, number)]
     dealt = replace(
         state,
         seats=tuple(seats),
@@ -294,7 +312,66 @@ def _deal(state: ChinesePokerState, action: Mapping[str, Any], now: float) -> Ou
         result=None,
         banks=state.banks.refilled(state.config.time_bank),
     )
-    return dealt, tuple(events)
+    outcome: Outcome = (dealt, tuple(events))
+    for number in away:  # away_deals: a seat sitting out is set by the timeout rule at once
+        mine = outcome[0].entry(number)
+        if outcome[0].in_hand and mine is not None:
+            outcome = _set_now(outcome[0], mine, outcome[1], now)
+    return outcome
+
+
+def _away(state: ChinesePokerState, number: int) -> bool:
+    seat = state.seats[number]
+    return seat is not None and seat.sitting_out
+
+
+def _level(state: ChinesePokerState, action: Mapping[str, Any]) -> Outcome:
+    """A tournament's level: the unit becomes ``stake``, at once between hands, else when the
+    hand being played ends."""
+    stake = action.get("stake")
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 1:
+        raise IllegalAction(
+            words("'stake' must be a whole number of chips of at least 1, not {value}",
+                  value=repr(stake))
+        )  # fmt: skip
+    try:
+        raised = raised_config(state.config, stake)
+    except ConfigError as error:
+        raise IllegalAction(sentence_of(error)) from error
+    events: tuple[Event, ...] = (LevelRaised(stake),)
+    if state.in_hand:
+        return replace(state, next_unit=stake), events
+    return replace(state, config=raised, next_unit=None), events
+
+
+def _by_timeout_rule(config: ChinesePokerConfig, entry: Entry) -> tuple[Entry, list[Event]]:
+    """``entry`` set by the table's ``timeout`` rule: the solver's arrangement (claiming any
+    natural the cards hold) or a surrender."""
+    if config.timeout == "surrender":
+        return replace(entry, status="surrendered", auto=True), [Surrendered(entry.seat, auto=True)]
+    best = best_arrangement([DECK[index] for index in entry.cards])
+    front, middle, back = (tuple(c.index for c in row) for row in best.rows)
+    entry = replace(entry, front=front, middle=middle, back=back, auto=True)
+    entry = replace(entry, status="submitted", natural=best.natural)
+    events: list[Event] = [RowsSet(entry.seat, front, middle, back)]
+    if best.natural is not None:
+        events.append(NaturalDeclared(entry.seat, best.natural))
+    events.append(HandSubmitted(entry.seat, auto=True))
+    return entry, events
+
+
+def _set_now(
+    state: ChinesePokerState, entry: Entry, events: tuple[Event, ...], now: float
+) -> Outcome:
+    """``away_deals``: set a sitting-out seat's hand at once by the timeout rule; the hand ends
+    when that was the last hand still being set."""
+    entry, more = _by_timeout_rule(state.config, entry)
+    changed = _replace_entry(state, entry)
+    events = events + tuple(more)
+    if all(other.status != "setting" for other in changed.entries):
+        return _finish(changed, events, now)
+    setting = [other.seat for other in changed.entries if other.status == "setting"]
+    return replace(changed, deadline=next_deadline(changed.banks, setting, state.deadline)), events
 
 
 def _rows(entry: Entry, action: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
@@ -410,20 +487,9 @@ def _timeout(state: ChinesePokerState, now: float) -> Outcome:
     events: list[Event] = list(expiry.events())
     entries = []
     for entry in state.entries:
-        if entry.seat not in expiry.expired:
-            pass  # final already, or still setting on the time bank
-        elif state.config.timeout == "surrender":
-            entry = replace(entry, status="surrendered", auto=True)
-            events.append(Surrendered(entry.seat, auto=True))
-        else:
-            best = best_arrangement([DECK[index] for index in entry.cards])
-            front, middle, back = (tuple(c.index for c in row) for row in best.rows)
-            entry = replace(entry, front=front, middle=middle, back=back, auto=True)
-            entry = replace(entry, status="submitted", natural=best.natural)
-            events.append(RowsSet(entry.seat, front, middle, back))
-            if best.natural is not None:
-                events.append(NaturalDeclared(entry.seat, best.natural))
-            events.append(HandSubmitted(entry.seat, auto=True))
+        if entry.seat in expiry.expired:  # else final already, or setting on the time bank
+            entry, more = _by_timeout_rule(state.config, entry)
+            events.extend(more)
         entries.append(entry)
     state = replace(state, entries=tuple(entries), banks=expiry.banks)
     if expiry.deadline is not None:  # some players are setting on their time bank
@@ -495,13 +561,18 @@ def _finish(state: ChinesePokerState, events: tuple[Event, ...], now: float) -> 
         for entry, status in zip(entries, score.statuses, strict=True)
     )
     result = Result(statuses, pairs, payments, units)
+    config = state.config
+    if state.next_unit is not None:  # a level raised during the hand: from the next one
+        config = raised_config(config, state.next_unit)
     ended = replace(
         state,
+        config=config,
         seats=tuple(seats),
         result=result,
         phase="waiting",
         deadline=None,
         banks=state.banks.stopped(),
+        next_unit=None,
     )
     if state.config.pause_seconds > 0:
         ended = replace(ended, phase="pause", deadline=now + state.config.pause_seconds)

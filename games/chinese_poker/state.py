@@ -96,6 +96,8 @@ class ChinesePokerState:
     entries: tuple[Entry, ...] = ()
     result: Result | None = None
     banks: Banks = NO_BANKS
+    #: A tournament level's unit (action ``level``) waiting for the hand in play to end.
+    next_unit: int | None = None
 
     def __post_init__(self) -> None:
         # A state built without banks (a test's, or from before time banks) gets full ones.
@@ -152,4 +154,5 @@ def load(data: dict[str, Any]) -> ChinesePokerState:
         entries=entries,
         result=None if result is None else Result(**{k: _tuples(v) for k, v in result.items()}),
         banks=Banks.from_json(data.get("banks"), len(seats), config.time_bank),
+        next_unit=data.get("next_unit"),  # absent from states saved before tournaments
     )

@@ -113,6 +113,7 @@ def view(state: ChinesePokerState, seat: int | None) -> JSON:
         "hand": state.hand_number,
         "button": state.button if state.button >= 0 else None,
         "unit": state.config.unit,
+        "next_unit": state.next_unit,
         "hand_fee": state.config.hand_fee,
         "seats": [_seat_view(state, number, seat) for number in range(len(state.seats))],
         "you": you,

@@ -31,10 +31,12 @@ __all__ = [
     "ROUND_ENDS",
     "SEED_MIN_BUY_IN_ANTES",
     "SEED_PRESETS",
+    "SHORT_ANTES",
     "OnlineConfig",
     "fixed_options",
     "match_cap_for",
     "online_config",
+    "raised_config",
 ]
 
 #: Seed 004's room caps the match per ante (cents → cents); seed 000 caps at 20 times the ante.
@@ -61,11 +63,15 @@ SEED_MIN_BUY_IN_ANTES = 100
 PAYERS: tuple[str, ...] = ("all_losers", "lowest_loser")
 #: When a round ends (docs/rules/guts-online.md, step 6).
 ROUND_ENDS: tuple[str, ...] = ("no_losers", "single_in")
+#: What a stack below the ante may do when asked for it: nothing (``refuse``, top up first) or
+#: post all it has and play on (``all_in``, the tournaments' rule).
+SHORT_ANTES: tuple[str, ...] = ("refuse", "all_in")
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "payer": PAYERS,
     "round_end": ROUND_ENDS,
     "match_cap_family": MATCH_CAP_FAMILIES,
+    "short_ante": SHORT_ANTES,
 }
 
 
@@ -117,6 +123,11 @@ class OnlineConfig:
 
     ``showdown_seconds`` is the pause after a showdown, and between rounds, so players can see
     the result: the page is silent on it; online rooms pause a few seconds.
+
+    The tournaments' options (docs/table-options.md): ``short_ante`` ``all_in`` lets a stack
+    below the ante post all it has and play on; ``away_antes`` has the table post every ante
+    itself, so a seat sitting out or away is still anted and dealt in (its declare Out at once)
+    and nobody can wait the rising antes out by declining them.
     """
 
     preset: str
@@ -135,6 +146,8 @@ class OnlineConfig:
     showdown_seconds: float = 3.0
     rake_basis_points: int = 300
     rake_cap: int = 300
+    short_ante: str = "refuse"
+    away_antes: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The settings as a JSON object (``online_config(preset, options)`` reads it back)."""
@@ -293,9 +306,57 @@ def _online_config(preset: str, options: Mapping[str, Any] | None) -> OnlineConf
                 least=Money(values["min_buy_in"]),
             )
         )
+    if not isinstance(values.get("away_antes", False), bool):
+        raise ConfigError(
+            words(
+                "{option} must be true or false, not {value}",
+                option="away_antes",
+                value=repr(values["away_antes"]),
+            )
+        )
     seats = _whole("seats", values.get("seats", 7), least=2)
     if seats > 10:
         raise ConfigError(words("seats must be from 2 to 10, not {seats}", seats=seats))
     if values.get("rake_basis_points", 300) > 10_000:
         raise ConfigError(words("rake_basis_points must be from 0 to 10000 (0 % to 100 %)"))
     return OnlineConfig(preset=preset, **values)
+
+
+def raised_config(config: OnlineConfig, stake: int) -> OnlineConfig:
+    """``config`` at a new ante, ``stake`` (a tournament's level; games/guts/online.py).
+
+    The match cap follows the ante by the table's match-cap family when the table kept its
+    family's cap (seed 000: 20 antes; seed 004: its listed caps, and a stake it lists none for
+    is refused); a cap the operator set keeps its ratio to the ante (rounded down, at least 1).
+    The buy-in limits rise only as far as the rules ask (``min_buy_in`` covering 100 antes at
+    the seed presets); they matter only to players sitting down later.
+
+    >>> config = online_config("survivor", {"ante": 10})
+    >>> raised = raised_config(config, 25)
+    >>> raised.ante, raised.match_cap, raised.min_buy_in
+    (25, 500, 2500)
+    >>> raised_config(online_config("custom", {"ante": 10, "match_cap": 150}), 20).match_cap
+    300
+    >>> raised_config(online_config("monte_carlo", {"ante": 10, "match_cap_family": "seed_004"}),
+    ...               30)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    games.engine.ConfigError: family seed_004 has no cap for an ante of 30 cents; its antes: ...
+    """
+    options = config.to_json()
+    preset = options.pop("preset")
+    family = config.match_cap_family
+    try:
+        kept_family = config.match_cap == match_cap_for(config.ante, family)
+    except ConfigError:  # the family lists no cap for the old ante: the operator set one
+        kept_family = False
+    if kept_family:
+        options["match_cap"] = match_cap_for(stake, family)
+    else:
+        options["match_cap"] = max(1, config.match_cap * stake // config.ante)
+    floor = SEED_MIN_BUY_IN_ANTES * stake if preset in SEED_PRESETS else stake
+    options["ante"] = stake
+    options["min_buy_in"] = max(config.min_buy_in, floor)
+    if config.max_buy_in is not None:
+        options["max_buy_in"] = max(config.max_buy_in, options["min_buy_in"])
+    return online_config(preset, options)

@@ -5,8 +5,9 @@
 ``seat`` and ``now``): ``sit`` (``stack``, optional ``player``), ``leave``, ``top_up``
 (``amount``), ``sit_out``, ``sit_in``, ``ante``, ``decline`` (no ante; or, for a short loser, pay
 what is on the table now), ``declare`` (``choice``: ``in`` or ``out``). Runtime actions:
-``connect`` / ``disconnect`` (``seat``), ``deal`` (``deck``), ``timeout`` and ``return_pot``
-(``returns``: games/guts/pot_return.py).
+``connect`` / ``disconnect`` (``seat``), ``deal`` (``deck``), ``timeout``, ``return_pot``
+(``returns``: games/guts/pot_return.py) and ``level`` (``stake``: a tournament's new ante, whole
+chips, no seat; event ``level_raised``).
 
 Decisions where the rules page is silent (a careful cardroom's choices):
 
@@ -35,6 +36,20 @@ Decisions where the rules page is silent (a careful cardroom's choices):
 - ``showdown_seconds`` (default 3) is the pause after every hand and between rounds.
 - A table that becomes playable (a second player sits or sits in) waits ``showdown_seconds``
   before the first ante call, so players arriving together start together.
+
+Tournament tables (docs/table-options.md; the options of games/guts/config.py):
+
+- ``level`` is valid at any time; the new ante (and the match cap that follows it,
+  ``raised_config``) takes effect from the next ante call: an ante call already open, and the
+  hand being played, keep the old stake. At a table waiting for players it takes effect at once.
+- ``short_ante`` ``all_in``: a seat asked for an ante it cannot cover posts all it has and plays
+  on. A round player left with no chips is all in: it is dealt every hand of the round without
+  an ante and is In at once (it has nothing more to risk); it plays for the whole pot, as table
+  stakes let a short stack do, and a loss it cannot pay it pays with what it has (nothing),
+  leaving the round. A seat with no chips is never asked to ante nor dealt into a new round.
+- ``away_antes``: the table posts every ante of a call itself as the call opens (nobody is asked,
+  nobody can decline): a seat sitting out or away is anted and dealt in like the others, and its
+  declare is Out at once (as it is for a seat that sits out while the declare is open).
 """
 
 from __future__ import annotations
@@ -42,25 +57,29 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.engine import IllegalAction
+from games.engine import ConfigError, IllegalAction
+from games.events import LevelRaised
 from games.guts import events as ev
 from games.guts.checks import action_amount, action_now, action_seat, check_top_up, sit_request
+from games.guts.config import raised_config
 from games.guts.pot_return import return_online_pot
 from games.guts.rounds import (
     answered,
     ante_timeout,
     call_antes,
+    can_ante,
     deal,
     eligible_seats,
     evolve,
     in_live_hand,
     maybe_close,
+    post_ante,
     put,
     showdown,
     with_stack,
 )
 from games.guts.table import OnlineState, Seat
-from games.words import Money, words
+from games.words import Money, sentence_of, words
 
 __all__ = ["ACTIONS", "apply", "seat_player"]
 
@@ -170,6 +189,17 @@ def _sit_out(
         pending = tuple(other for other in pending if other != index)
     seats = put(state.seats, index, with_stack(seat, 0, sitting_out=True))
     state = evolve(state, seats=seats, pending=pending)
+    if (
+        state.config.away_antes
+        and state.phase == "declare"
+        and index in state.dealt
+        and not state.choices[index]
+    ):  # a seat sitting out is Out at once at such a table, as at the deal
+        state = evolve(state, choices=put(state.choices, index, "out"))
+        events.append(ev.Decided(index))
+        if all(state.choices[dealt] for dealt in state.dealt):
+            return showdown(state, now, events)
+        return state, events
     return (answered if asked else maybe_close)(state, now, events), events
 
 
@@ -207,7 +237,7 @@ def _ante(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[On
     seat = state.seats[index]
     assert seat is not None
     ante = state.config.ante
-    if seat.stack < ante:
+    if not can_ante(state, seat):
         raise IllegalAction(
             words(
                 "the ante is {ante} and your stack holds {stack}: top up",
@@ -215,14 +245,8 @@ def _ante(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[On
                 stack=Money(seat.stack),
             )
         )
-    events: Events = [ev.AntePosted(index, ante)]
-    state = evolve(
-        state,
-        seats=put(state.seats, index, with_stack(seat, -ante)),
-        pot=state.pot + ante,
-        pending=tuple(other for other in state.pending if other != index),
-        confirmed=(*state.confirmed, index),
-    )
+    events: Events = []
+    state = post_ante(state, index, events)
     return answered(state, now, events), events
 
 
@@ -291,6 +315,25 @@ def _timeout(
     return call_antes(state, now, events), events
 
 
+def _level(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[OnlineState, Events]:
+    """A tournament's level: the ante becomes ``stake`` from the next ante call (at once at a
+    table waiting for players). No seat: the runtime sends it."""
+    stake = action.get("stake")
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 1:
+        raise IllegalAction(
+            words("'stake' must be a whole number of chips of at least 1, not {value}",
+                  value=repr(stake))
+        )  # fmt: skip
+    try:
+        raised = raised_config(state.config, stake)
+    except ConfigError as error:
+        raise IllegalAction(sentence_of(error)) from error
+    events: Events = [LevelRaised(stake, raised.match_cap)]
+    if state.phase == "waiting":
+        return _wake(evolve(state, config=raised, next_stake=None), now), events
+    return evolve(state, next_stake=stake), events
+
+
 #: Every action kind and its handler.
 ACTIONS: dict[str, Handler] = {
     "sit": _sit,
@@ -306,6 +349,7 @@ ACTIONS: dict[str, Handler] = {
     "deal": deal,
     "timeout": _timeout,
     "return_pot": return_online_pot,
+    "level": _level,
 }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from games.cards import DECK, parse_card
 from games.engine import IllegalAction, seat_order
 from games.guts import events as ev
+from games.guts.config import raised_config
 from games.guts.showdown import best_seats, describe, hand_key, pay_out, worst_seats
 from games.guts.table import OnlineState, Seat
 from games.words import sentence_of, words
@@ -29,6 +30,7 @@ __all__ = [
     "evolve",
     "in_live_hand",
     "maybe_close",
+    "post_ante",
     "put",
     "showdown",
     "start_round",
@@ -63,13 +65,66 @@ def with_stack(seat: Seat, delta: int, **flags: bool) -> Seat:
 
 
 def eligible_seats(state: OnlineState) -> list[int]:
-    """Seats that would be asked to ante at a round's start (seated, in play, ante covered)."""
-    ante = state.config.ante
+    """Seats that would be asked to ante at a round's start (seated, in play, ante covered).
+
+    With ``short_ante`` ``all_in`` any chips cover it; with ``away_antes`` a seat sitting out
+    is in play too (the table antes for it). A seat with no chips never is."""
+    config = state.config
+    least = 1 if config.short_ante == "all_in" else config.ante
+    away = config.away_antes
     return [
         index
         for index, seat in enumerate(state.seats)
-        if seat is not None and not seat.sitting_out and not seat.leaving and seat.stack >= ante
+        if seat is not None
+        and (away or not seat.sitting_out)
+        and not seat.leaving
+        and seat.stack >= least
     ]
+
+
+def can_ante(state: OnlineState, seat: Seat) -> int:
+    """What ``seat`` would post if it anted now: the ante, or (``short_ante`` ``all_in``) all
+    it has when that is less; 0 when it cannot ante."""
+    ante = state.config.ante
+    if seat.stack >= ante:
+        return ante
+    return seat.stack if state.config.short_ante == "all_in" else 0
+
+
+def post_ante(state: OnlineState, index: int, events: Events) -> OnlineState:
+    """``index``, asked to ante, posts it (all it has, when short and the table allows it):
+    out of the call's ``pending``, into ``confirmed``. The caller checked it can."""
+    seat = state.seats[index]
+    assert seat is not None
+    amount = can_ante(state, seat)
+    assert amount > 0, "a seat that cannot ante is not posted for"
+    events.append(ev.AntePosted(index, amount))
+    short = state.short_antes
+    if amount < state.config.ante:
+        short = (*short, (index, amount))
+    return evolve(
+        state,
+        seats=put(state.seats, index, with_stack(seat, -amount)),
+        pot=state.pot + amount,
+        pending=tuple(other for other in state.pending if other != index),
+        confirmed=(*state.confirmed, index),
+        short_antes=short,
+    )
+
+
+def forced_antes(state: OnlineState, now: float, events: Events) -> OnlineState:
+    """``away_antes``: the table answers its own ante call at once, posting every seat's ante
+    (all it has, where short antes play); a seat that cannot ante leaves the round as if it
+    declined. Then the call is over (:func:`ante_call_over`)."""
+    for index in state.pending:
+        seat = state.seats[index]
+        assert seat is not None
+        if can_ante(state, seat):
+            state = post_ante(state, index, events)
+        else:
+            events.append(ev.AnteDeclined(index, False))
+            state = evolve(state, pending=tuple(other for other in state.pending if other != index))
+    return ante_call_over(state, now, events)
 
 
 def in_live_hand(state: OnlineState, seat: int) -> bool:
@@ -85,10 +140,13 @@ def start_round(state: OnlineState, now: float, events: Events) -> OnlineState:
     if len(asked) < 2:
         return evolve(state, phase="waiting", deadline=None, round_active=False, starting=False)
     events.append(ev.RoundStarted(state.round + 1, asked))
-    return evolve(
+    state = evolve(
         state, phase="ante", deadline=now + state.config.ante_seconds, round=state.round + 1,
-        round_active=False, starting=True, pending=asked, confirmed=(),
+        round_active=False, starting=True, pending=asked, confirmed=(), short_antes=(),
     )  # fmt: skip
+    if state.config.away_antes:
+        return forced_antes(state, now, events)
+    return state
 
 
 def end_round(
@@ -141,6 +199,8 @@ def evolve(state: OnlineState, **changes: Any) -> OnlineState:
         get("owed", state.owed),
         get("shown", state.shown),
         get("timed_out", state.timed_out),
+        get("next_stake", state.next_stake),
+        get("short_antes", state.short_antes),
     )
 
 
@@ -201,7 +261,8 @@ def close_ante_call(state: OnlineState, now: float, events: Events) -> OnlineSta
             starting=False,
         )  # fmt: skip
     if state.starting:
-        returned = tuple((index, state.config.ante) for index in confirmed)
+        short = dict(state.short_antes)
+        returned = tuple((index, short.get(index, state.config.ante)) for index in confirmed)
         if returned:
             events.append(ev.AntesReturned(returned))
             for index, amount in returned:
@@ -245,33 +306,42 @@ def answered(state: OnlineState, now: float, events: Events) -> OnlineState:
 
 
 def call_antes(state: OnlineState, now: float, events: Events) -> OnlineState:
-    """After the pause: the next ante call of the round (or a new round)."""
+    """After the pause: the next ante call of the round (or a new round). A level's stake
+    waiting (``next_stake``) takes effect here, before anybody is asked."""
     empty_cards = ((),) * len(state.seats)
     empty_choices = ("",) * len(state.seats)
     state = evolve(
-        state, cards=empty_cards, choices=empty_choices, shown=False, dealt=(), timed_out=()
-    )
+        state, cards=empty_cards, choices=empty_choices, shown=False, dealt=(), timed_out=(),
+        short_antes=(),
+    )  # fmt: skip
+    if state.next_stake is not None:
+        state = evolve(state, config=raised_config(state.config, state.next_stake), next_stake=None)
     if not state.round_active:
         return start_round(state, now, events)
+    config = state.config
     seats = list(state.seats)
     pending = []
     confirmed = []
     for index, seat in enumerate(seats):
         if seat is None or not seat.in_round or state.owed[index]:
             continue
-        if seat.sitting_out:  # asked to sit out since the hand: they leave the round
+        if seat.sitting_out and not config.away_antes:  # sat out since the hand: out of the round
             seats[index] = with_stack(seat, 0, in_round=False)
         elif index in state.confirmed:  # In last hand: excused from the ante
             confirmed.append(index)
+        elif seat.stack == 0 and config.short_ante == "all_in":
+            confirmed.append(index)  # all in: its chips are in this round's pot; no ante
         else:
             pending.append(index)
     short = tuple(index for index, amount in enumerate(state.owed) if amount)
     state = evolve(
-        state, seats=tuple(seats), phase="ante", deadline=now + state.config.ante_seconds,
+        state, seats=tuple(seats), phase="ante", deadline=now + config.ante_seconds,
         pending=tuple(pending), confirmed=tuple(confirmed),
     )  # fmt: skip
     if pending or short:
         events.append(ev.AnteCalled(tuple(pending), short))
+    if pending and config.away_antes:
+        return forced_antes(state, now, events)
     if pending:
         return state  # the ante call first; a short loser's window comes after it
     return ante_call_over(state, now, events)
@@ -295,8 +365,8 @@ def deal(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[Onl
         cards[index] = hand
         events.append(ev.CardsDealt(index, hand))
         seat = state.seats[index]
-        if seat is not None and seat.leaving:
-            choices[index] = "out"
+        if seat is not None:
+            choices[index] = _decided_at_deal(state, seat)
     state = evolve(
         state, phase="declare", deadline=now + state.config.decision_seconds, button=button,
         hand=state.hand + 1, confirmed=(), dealt=tuple(order), cards=tuple(cards),
@@ -305,6 +375,19 @@ def deal(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[Onl
     if all(state.choices[index] for index in order):
         return showdown(state, now, events)
     return state, events
+
+
+def _decided_at_deal(state: OnlineState, seat: Seat) -> str:
+    """A choice made for a seat as it is dealt in ("": it chooses): a leaver is Out; an all-in
+    seat (no chips behind) is In, having nothing more to risk, so a pot all-in players paid
+    into always finds a winner; with ``away_antes`` a seat sitting out is Out."""
+    if seat.leaving:
+        return "out"
+    if seat.stack == 0 and state.config.short_ante == "all_in":
+        return "in"
+    if seat.sitting_out and state.config.away_antes:
+        return "out"
+    return ""
 
 
 def read_deck(deck: Any) -> list[int]:
@@ -378,14 +461,17 @@ def showdown(
             owers = tuple(sorted(losers))
         match = min(pot, config.match_cap)
         next_pot = 0
+        # A tournament's short loser (all in, no top-up window) pays all it has at once.
+        at_once = config.short_ante == "all_in" and config.top_up_seconds == 0
         for index in seat_order(owers, button):
             seat = seats[index]
             assert seat is not None
             debts.append((index, match))
-            if seat.stack >= match or seat.leaving:
+            if seat.stack >= match or seat.leaving or at_once:
                 paid = min(seat.stack, match)
                 events.append(ev.PotMatched(index, paid, match))
-                seats[index] = with_stack(seat, -paid)
+                short = paid < match and not seat.leaving
+                seats[index] = with_stack(seat, -paid, in_round=seat.in_round and not short)
                 next_pot += paid
             else:
                 owed[index] = match
@@ -395,7 +481,7 @@ def showdown(
         # once paid in full (the top-up window) and a leaver not at all.
         for index in players:
             seat = seats[index]
-            if seat is not None and not seat.leaving and not owed[index]:
+            if seat is not None and not seat.leaving and not owed[index] and seat.in_round:
                 confirmed.append(index)
     if config.round_end == "single_in":
         round_over = len(players) == 1

@@ -83,6 +83,12 @@ class OnlineState:
     shown: bool = False
     #: Seats whose hand the clock mucked (no declare in time): told apart from a chosen Out.
     timed_out: tuple[int, ...] = ()
+    #: A tournament level's ante (action ``level``) waiting for the next ante call, when the
+    #: config takes it (games/guts/config.py, ``raised_config``).
+    next_stake: int | None = None
+    #: ``short_ante`` ``all_in``: (seat, cents) of the antes posted short in the open ante call
+    #: (so too few antes go back exactly as posted).
+    short_antes: tuple[tuple[int, int], ...] = ()
 
 
 def new_table(config: OnlineConfig) -> OnlineState:
@@ -133,6 +139,8 @@ def dump_state(state: OnlineState) -> dict[str, Any]:
         "owed": list(state.owed),
         "shown": state.shown,
         "timed_out": list(state.timed_out),
+        "next_stake": state.next_stake,
+        "short_antes": [list(pair) for pair in state.short_antes],
     }
 
 
@@ -161,4 +169,7 @@ def load_state(data: dict[str, Any]) -> OnlineState:
         shown=data["shown"],
         # States written before the field existed had no timed-out seats to tell apart.
         timed_out=tuple(data.get("timed_out", ())),
+        # States written before tournaments had no level waiting and no short antes.
+        next_stake=data.get("next_stake"),
+        short_antes=tuple((seat, amount) for seat, amount in data.get("short_antes", ())),
     )

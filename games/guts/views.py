@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.cards import DECK
-from games.guts.rounds import in_live_hand
+from games.guts.rounds import can_ante, in_live_hand
 from games.guts.seat_views import seat_actions, seat_entry, sit_actions
 from games.guts.showdown import describe
 from games.guts.table import OnlineState
@@ -42,8 +42,9 @@ def legal_actions(state: OnlineState, seat: int) -> list[JSON]:
     if phase == "declare" and seat in state.dealt and not state.choices[seat]:
         actions.append({"kind": "declare", "choices": ["in", "out"]})
     if phase == "ante" and seat in state.pending:
-        if player.stack >= config.ante:
-            actions.append({"kind": "ante", "amount": config.ante})
+        amount = can_ante(state, player)
+        if amount:
+            actions.append({"kind": "ante", "amount": amount})
         actions.append({"kind": "decline"})
     owed = state.owed[seat] if phase in ("ante", "pause") else 0
     if owed:
@@ -67,7 +68,10 @@ def _status(state: OnlineState, index: int) -> str:
 
 
 def view(state: OnlineState, seat: int | None) -> JSON:
-    """Exactly what ``seat`` (``None``: a spectator or the public history) may see, as JSON."""
+    """Exactly what ``seat`` (``None``: a spectator or the public history) may see, as JSON.
+
+    ``ante`` and ``match_cap`` are the stake in force; ``next_ante`` a tournament level's ante
+    waiting for the next ante call (``None``: none)."""
     config = state.config
     seats: list[JSON] = []
     for index, player in enumerate(state.seats):
@@ -108,6 +112,7 @@ def view(state: OnlineState, seat: int | None) -> JSON:
         "pot": state.pot,
         "ante": config.ante,
         "match_cap": config.match_cap,
+        "next_ante": state.next_stake,
         "round": state.round,
         "hand": state.hand,
         "round_active": state.round_active,

@@ -254,9 +254,7 @@ def rake_report(*, start: date, end: date) -> RakeReport:
             "table": table.name if table else _("(no table)"),
             "game": game,
             "transfers": row["count"],
-            **_figures(
-                row["sum_cents"], row["sum_fee"], row["sum_house"], row["sum_tournament"]
-            ),
+            **_figures(row["sum_cents"], row["sum_fee"], row["sum_house"], row["sum_tournament"]),
         }
         rows.append(entry)
         transfers += row["count"]

@@ -619,9 +619,7 @@ def _stand_up_flagged(context: Context, played: Played) -> Played:
     return Played(state, tuple(recorded), tuple(journal))
 
 
-def _flagged_to_sit_out(
-    engine: Engine, state: TableState, seats: Mapping[int, Seat]
-) -> list[int]:
+def _flagged_to_sit_out(engine: Engine, state: TableState, seats: Mapping[int, Seat]) -> list[int]:
     """The flagged seats of a chips table whose player still sits in."""
     flagged = [number for number, seat in seats.items() if seat.leave_at_rest]
     if not flagged:
@@ -630,7 +628,8 @@ def _flagged_to_sit_out(
     sitting = {
         entry["seat"]
         for entry in public.get("seats", [])
-        if "player" in entry and entry.get("status") != "sitting_out"
+        if "player" in entry
+        and entry.get("status") != "sitting_out"
         and not entry.get("sitting_out")
     }
     return [number for number in flagged if number in sitting]
@@ -817,13 +816,17 @@ def _snapshot(
     """What every watcher's frame is built from, from what this action already holds: the
     log of hands is read again only when a hand ended, bankrolls only when one moved."""
     table, seats, users = context.table, context.seats, context.users
-    moved = set() if table.plays_for_chips else {
-        users[int(place.split(":")[1])].pk
-        for event in recorded
-        for move in event.moves()
-        for place in (move.source, move.target)
-        if place.startswith("bankroll:") and int(place.split(":")[1]) in users
-    }
+    moved = (
+        set()
+        if table.plays_for_chips
+        else {
+            users[int(place.split(":")[1])].pk
+            for event in recorded
+            for move in event.moves()
+            for place in (move.source, move.target)
+            if place.startswith("bankroll:") and int(place.split(":")[1]) in users
+        }
+    )
     # Text keys: the snapshot crosses Redis as msgpack, whose maps take no integer keys.
     bankrolls = (
         {str(user): balance for user, balance in bankroll_balances(moved).items()}

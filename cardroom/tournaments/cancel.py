@@ -10,6 +10,8 @@ only: the table's chips are not money), then the table closes at once.
 
 from __future__ import annotations
 
+import contextlib
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -38,9 +40,7 @@ class CancelRefused(ValueError):
     """A cancel refused; the message says why, in words. Nothing changed."""
 
 
-def cancel_tournament(
-    *, tournament_id: int, reason: str, actor: User | None = None
-) -> Tournament:
+def cancel_tournament(*, tournament_id: int, reason: str, actor: User | None = None) -> Tournament:
     """Cancel a tournament that has not finished: refund every entry's buy-in and fee
     (``tourney_refund``; entries REFUNDED), void the hand in play and close the table, and
     log the operator's action with the reason (``actor``). Refused (CancelRefused, in words)
@@ -71,10 +71,9 @@ def cancel_tournament(
         tournament.level_deadline = None
         tournament.save(update_fields=["status", "cancel_reason", "ended", "level_deadline"])
         if tournament.table_id is not None:
-            try:
+            # No hand in play: the table is between hands already.
+            with contextlib.suppress(IllegalAction):
                 hand_void(table_id=tournament.table_id, reason=reason)
-            except IllegalAction:
-                pass  # no hand in play: the table is between hands already
             table_close(table_id=tournament.table_id, tournament_over=True)
         if actor is not None:
             OperatorAction.objects.create(

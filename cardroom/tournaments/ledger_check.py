@@ -24,13 +24,9 @@ def _tournament_id(code: str) -> int | None:
 def prize_accounts_check() -> list[Finding]:
     """Every prize account below zero, and every one of a tournament that is over that is not
     at zero (two queries)."""
-    accounts = list(
-        Account.objects.filter(kind=AccountKind.PRIZE).values_list("code", "balance")
-    )
+    accounts = list(Account.objects.filter(kind=AccountKind.PRIZE).values_list("code", "balance"))
     ids = {_tournament_id(code) for code, _ in accounts} - {None}
-    over = set(
-        Tournament.objects.filter(pk__in=ids, status__in=OVER).values_list("pk", flat=True)
-    )
+    over = set(Tournament.objects.filter(pk__in=ids, status__in=OVER).values_list("pk", flat=True))
     findings: list[Finding] = []
     for code, balance in accounts:
         if balance < 0:

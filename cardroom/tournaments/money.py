@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from accounts.ledger import Posting, account_code, ledger_post
-from accounts.models import AccountKind, TransferKind
+from accounts.models import Account, AccountKind, TransferKind
 from cardroom.models import Entry, Tournament
 
 __all__ = [
@@ -30,6 +30,13 @@ FEES = account_code(kind=AccountKind.FEES)
 def prize_code(tournament: Tournament) -> str:
     """The code of the tournament's prize account."""
     return account_code(kind=AccountKind.PRIZE, tournament_id=tournament.pk)
+
+
+def _open_accounts(tournament: Tournament) -> None:
+    """The prize account and the fee account, opened on first use (the ledger posts only
+    between accounts that exist)."""
+    for code, kind in ((prize_code(tournament), AccountKind.PRIZE), (FEES, AccountKind.FEES)):
+        Account.objects.get_or_create(code=code, defaults={"kind": kind})
 
 
 def _key(tournament: Tournament, entry: Entry, what: str) -> str:
@@ -56,6 +63,7 @@ def _bankroll(entry: Entry) -> str:
 def pay_entry(tournament: Tournament, entry: Entry) -> None:
     """The entry's buy-in into the prize pool and its fee to the house, both or neither
     (LedgerError, in words, when the bankroll cannot pay them)."""
+    _open_accounts(tournament)
     bankroll = _bankroll(entry)
     memo = f"tournament {tournament.pk}"
     postings = [

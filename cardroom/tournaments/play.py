@@ -32,8 +32,9 @@ from cardroom.tables.runtime import table_create, table_seat_chips
 from cardroom.tournaments.money import pay_prizes
 from cardroom.tournaments.templates import repeat_of, table_options
 from games.engine import JSON, Event, IllegalAction
+from games.tournament.busted import busted_seats
 from games.tournament.payouts import award
-from games.tournament.places import busted, eliminations
+from games.tournament.places import eliminations
 from games.tournament.points import points
 
 __all__ = ["at_rest", "level_stake", "start"]
@@ -87,9 +88,7 @@ def start(*, tournament: Tournament, now: datetime | None = None) -> Table:
     tournament.started = now
     tournament.level = 0
     tournament.level_deadline = level_deadline(tournament, 0, now)
-    tournament.save(
-        update_fields=["status", "table", "started", "level", "level_deadline"]
-    )
+    tournament.save(update_fields=["status", "table", "started", "level", "level_deadline"])
     if tournament.repeat:
         repeat_of(tournament)
     return table
@@ -109,8 +108,9 @@ def at_rest(settling: Settling, *, recorded: list[Event], journal: list[JSON]) -
     if not _hand_over(settling):
         return state
     game = settling.engine.game
-    seats = game.view(state, None)["seats"]
-    out = sorted(busted(seats))
+    view = game.view(state, None)
+    seats = view["seats"]
+    out = busted_seats(settling.table.game, view)
     left = [entry["seat"] for entry in seats if "player" in entry]
     if not out and len(left) > 1:
         return state
@@ -150,9 +150,7 @@ def _start_stacks(settling: Settling) -> dict[int, int]:
     game = settling.engine.game
     view = game.view(game.load(table.rest_state), None)
     return {
-        entry["seat"]: int(entry.get("stack") or 0)
-        for entry in view["seats"]
-        if "player" in entry
+        entry["seat"]: int(entry.get("stack") or 0) for entry in view["seats"] if "player" in entry
     }
 
 
@@ -165,9 +163,7 @@ def _place(
         return
     stacks = _start_stacks(settling)
     by_key = {entry.pk: entry for entry in out}
-    groups = eliminations(
-        [(entry.pk, stacks.get(entry.seat or 0, 0)) for entry in out], field_left
-    )
+    groups = eliminations([(entry.pk, stacks.get(entry.seat or 0, 0)) for entry in out], field_left)
     entrants = _entrants(tournament)
     hand = settling.hand if settling.hand is not None and settling.hand.pk else None
     for place, keys in groups:
@@ -178,9 +174,7 @@ def _place(
             entry.points = points(place, entrants)
             entry.eliminated = settling.now
             entry.eliminated_in = hand
-            entry.save(
-                update_fields=["status", "place", "points", "eliminated", "eliminated_in"]
-            )
+            entry.save(update_fields=["status", "place", "points", "eliminated", "eliminated_in"])
 
 
 def _entrants(tournament: Tournament) -> int:

@@ -48,8 +48,11 @@ STAKE_OPTION = {"guts": "ante", "chinese_poker": "unit"}
 
 
 def _whole(name: str, value: object, least: int, most: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least or (
-        most is not None and value > most
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < least
+        or (most is not None and value > most)
     ):
         if most is None:
             raise ConfigError(

@@ -39,9 +39,7 @@ def _unchanged(tournament, user, entries_before):
     assert Entry.objects.filter(tournament=tournament).count() == entries_before
 
 
-def test_registering_moves_the_buy_in_to_the_pool_and_the_fee_to_the_house(
-    make_tournament, alice
-):
+def test_registering_moves_the_buy_in_to_the_pool_and_the_fee_to_the_house(make_tournament, alice):
     tournament = make_tournament()
     entry = register(tournament_id=tournament.pk, user=alice)
     assert entry.status == EntryStatus.REGISTERED
@@ -103,7 +101,7 @@ def test_excluded_players_are_refused(make_tournament, alice, kind, days, words)
 def test_a_buy_in_limit_counts_the_entry(make_tournament, alice):
     tournament = make_tournament()
     PlayerLimits.objects.create(user=alice, buy_in_day=1000)
-    with pytest.raises(RegistrationRefused, match="daily buy-in limit of \\$10.00"):
+    with pytest.raises(RegistrationRefused, match=r"daily buy-in limit of \$10\.00"):
         register(tournament_id=tournament.pk, user=alice)
     _unchanged(tournament, alice, 0)
 

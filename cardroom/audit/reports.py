@@ -184,7 +184,7 @@ def _tournament_fees(*, start: date, end: date) -> dict[tuple[date, int | None, 
         )
         .values_list("day", "idempotency_key", "part")
     )
-    ids = {tournament_of_key(key) for _, key, _ in moved} - {None}
+    ids = {pk for _, key, _ in moved if (pk := tournament_of_key(key)) is not None}
     tournaments = {
         pk: (table_id, game)
         for pk, table_id, game in Tournament.objects.filter(pk__in=ids).values_list(
@@ -209,10 +209,12 @@ def _add(into: dict[str, Any], row: dict[str, Any]) -> None:
 
 def rake_report(*, start: date, end: date) -> RakeReport:
     """The rake, fees and house result between ``start`` and ``end`` (both included), summed
-    by the database: one grouped query, and one for the names of the tables."""
+    by the database: one grouped query, one of the tournaments' fees (and their tournaments'
+    when there are any), and one for the names of the tables."""
     zero = Value(0, output_field=BigIntegerField())
-    grouped = list(
-        _income(start=start, end=end)
+    grouped: list[dict[str, Any]] = [
+        dict(row)
+        for row in _income(start=start, end=end)
         .annotate(day=TruncDate("created", tzinfo=timezone.get_current_timezone()))
         .values("day", "table_id")
         .annotate(
@@ -222,7 +224,7 @@ def rake_report(*, start: date, end: date) -> RakeReport:
             count=Count("id", filter=_TOUCHES_RAKE),
         )
         .order_by("day", "table_id")
-    )
+    ]
     fees = _tournament_fees(start=start, end=end)
     table_ids = {row["table_id"] for row in grouped if row["table_id"] is not None}
     table_ids |= {table_id for _, table_id, _ in fees if table_id is not None}

@@ -25,7 +25,7 @@ def prize_accounts_check() -> list[Finding]:
     """Every prize account below zero, and every one of a tournament that is over that is not
     at zero (two queries)."""
     accounts = list(Account.objects.filter(kind=AccountKind.PRIZE).values_list("code", "balance"))
-    ids = {_tournament_id(code) for code, _ in accounts} - {None}
+    ids = {pk for code, _ in accounts if (pk := _tournament_id(code)) is not None}
     over = set(Tournament.objects.filter(pk__in=ids, status__in=OVER).values_list("pk", flat=True))
     findings: list[Finding] = []
     for code, balance in accounts:

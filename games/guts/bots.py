@@ -2,7 +2,10 @@
 
 The bot policy is deliberately simple: always ante; go In with a pair or better (two-card
 hands: ace-ten or better), pass the lowest card left; top up to the minimum buy-in when the
-stack runs short. The driver never reads a clock: it jumps its own ``now`` to each deadline.
+stack runs short, except at a table where short stacks play all in (``short_ante`` ``all_in``,
+a tournament's): there a short stack antes what it has, and the driver stops (``finished``)
+when fewer than two players have chips. The driver never reads a clock: it jumps its own
+``now`` to each deadline.
 Online tables take a direct path through :func:`games.guts.online.apply` (the benchmark's);
 classic tables go through :data:`games.guts.GAME`.
 
@@ -131,6 +134,8 @@ class Driver:
         self.rake = 0
         self.bought_in = 0
         self.conserved = True
+        #: A table of short stacks all in: fewer than two players have chips left.
+        self.finished = False
         self.ledger: dict[str, int] = {}
         for seat in range(players):
             sit = {"kind": "sit", "seat": seat, "stack": config.min_buy_in, "player": f"bot{seat}"}
@@ -185,6 +190,8 @@ class Driver:
         target = self.hands + hands
         while self.hands < target or self.state.phase in ("declare", "stage_over"):
             self.step()
+            if self.finished:
+                return
 
     def step(self) -> None:
         """Take the next action the table is waiting for."""
@@ -194,6 +201,8 @@ class Driver:
             return
         phase = state.phase
         config = state.config
+        # Short stacks play on all in at such a table: nobody tops up.
+        tops_up = config.short_ante != "all_in"
         if phase == "deal":
             deck = _DECK_TEXT[:]
             self.rng.shuffle(deck)
@@ -207,13 +216,25 @@ class Driver:
         elif phase == "ante" and (state.pending or any(state.owed)):
             for seat, owed in enumerate(state.owed):
                 player = state.seats[seat]
-                if owed and player is not None and player.stack < owed:
+                if tops_up and owed and player is not None and player.stack < owed:
                     self.act({"kind": "top_up", "seat": seat, "amount": owed - player.stack})
             for seat in state.pending:
                 player = self.state.seats[seat]
-                if player is not None and player.stack < config.ante:
+                if tops_up and player is not None and player.stack < config.ante:
                     self.act({"kind": "top_up", "seat": seat, "amount": config.min_buy_in})
                 self.act({"kind": "ante", "seat": seat})
+            now = self.state
+            if (
+                not tops_up
+                and isinstance(now, OnlineState)
+                and now.phase == "ante"
+                and not now.pending
+            ):
+                # a short loser's window, which nobody uses at such a table
+                self.now = max(self.now, self.state.deadline or self.now)
+                self.act({"kind": "timeout"})
+        elif phase == "waiting" and not tops_up:
+            self.finished = True
         elif phase == "waiting":
             for seat, player in enumerate(state.seats):
                 if player is not None and player.stack < config.ante:
@@ -221,7 +242,7 @@ class Driver:
             if self.state.phase == "waiting":
                 raise RuntimeError("the bots' table cannot start a round")
         else:
-            if phase == "pause":
+            if phase == "pause" and tops_up:
                 for seat, player in enumerate(state.seats):
                     if player is not None and player.stack < config.ante:
                         self.act({"kind": "top_up", "seat": seat, "amount": config.min_buy_in})

@@ -307,6 +307,10 @@ def table_bots_set(*, table_id: int, bots: int) -> tuple[int, list[str]]:
     table = locked_table(table_id)
     if table.status == TableStatus.CLOSED:
         raise IllegalAction(words("this table is closed"))
+    if table.plays_for_chips:
+        raise IllegalAction(
+            words("a tournament seats its own bots when they register; its table keeps no bots")
+        )
     seats = len(table.state.get("seats", ()))
     most = max(seats - 1, 0)  # the bots always leave a seat for a person
     if isinstance(bots, bool) or not isinstance(bots, int) or not 0 <= bots <= most:

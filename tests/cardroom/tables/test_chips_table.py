@@ -123,3 +123,16 @@ def test_the_chips_of_a_hand_never_reach_the_ledger_and_a_void_gives_them_back(c
     table.refresh_from_db()
     assert [seat["stack"] for seat in table.state["seats"][:2]] == [1000, 1000]
     assert not Transfer.objects.filter(table_id=table.pk).exists()
+
+
+def test_no_wait_list_and_no_house_bots_at_a_chips_table(chips_table, make_player):
+    from cardroom.tables.control import table_bots_set
+    from cardroom.waitlist.services import WaitListError, wait_list_join
+
+    table, _ = chips_table
+    with pytest.raises(WaitListError, match="no wait list"):
+        wait_list_join(table_id=table.pk, user=make_player("cat"))
+    with pytest.raises(IllegalAction, match="seats its own bots"):
+        table_bots_set(table_id=table.pk, bots=1)
+    table.refresh_from_db()
+    assert table.bots == 0

@@ -94,6 +94,8 @@ def test_five_players_and_a_bot_play_it_to_the_end_by_themselves(
     assert HandEvent.objects.filter(table=table, type="level_raised").exists()
     eliminated = [entry for entry in entries if entry.status == EntryStatus.ELIMINATED]
     assert all(entry.eliminated is not None for entry in eliminated)
+    # Out in a hand: the entry names it (the hand that ended when they were placed).
+    assert any(entry.eliminated_in_id is not None for entry in eliminated)
     assert ledger_audit().ok
     call_command("audit_ledger")
     assert table_replay(table=table).ok

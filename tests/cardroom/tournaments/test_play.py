@@ -30,17 +30,19 @@ GRANT = 100_000
 
 
 @pytest.mark.parametrize(
-    ("game", "preset", "chips", "levels"),
+    ("game", "preset", "seats", "chips", "levels"),
     [
-        ("guts", "monte_carlo", 1000, None),
-        ("chinese_poker", "unit-1", 200, [{"ante": 5, "minutes": 1}, {"ante": 20, "minutes": 1},
-                                          {"ante": 50, "minutes": 1}]),
+        ("guts", "monte_carlo", 6, 1000, None),
+        ("guts", "survivor", 3, 1000, [{"ante": 10, "minutes": 1}, {"ante": 50, "minutes": 1},
+                                       {"ante": 200, "minutes": 1}]),
+        ("chinese_poker", "unit-1", 4, 200, [{"ante": 5, "minutes": 1},
+                                             {"ante": 20, "minutes": 1},
+                                             {"ante": 50, "minutes": 1}]),
     ],
 )  # fmt: skip
-def test_five_players_and_a_bot_play_it_to_the_end_by_themselves(
-    seeded, make_tournament, make_player, game, preset, chips, levels
+def test_players_and_a_bot_play_it_to_the_end_by_themselves(
+    seeded, make_tournament, make_player, game, preset, seats, chips, levels
 ):
-    seats = 6 if game == "guts" else 4
     people = [make_player(f"p{n}") for n in range(seats - 1)]
     settings = {"levels": levels} if levels else {}
     tournament = make_tournament(

@@ -300,7 +300,7 @@ def _deal(state: ChinesePokerState, action: Mapping[str, Any], now: float) -> Ou
         seats[seat] = replace(current, stack=current.stack - fee)
         entries.append(Entry(seat=seat, cards=tuple(hands[seat]), start_stack=current.stack - fee))
     events.extend(CardsDealt(seat, tuple(hands[seat])) for seat in order)
-    away = [number for number in players if _away(state, number)]
+    away = [number for number in players if _sitting_out(state, number)]
     dealt = replace(
         state,
         seats=tuple(seats),
@@ -320,7 +320,7 @@ def _deal(state: ChinesePokerState, action: Mapping[str, Any], now: float) -> Ou
     return outcome
 
 
-def _away(state: ChinesePokerState, number: int) -> bool:
+def _sitting_out(state: ChinesePokerState, number: int) -> bool:
     seat = state.seats[number]
     return seat is not None and seat.sitting_out
 

@@ -186,3 +186,15 @@ def test_a_repeating_tournament_opens_its_copy_when_it_starts(make_tournament, m
     assert (copy.name, copy.buy_in, copy.levels, copy.repeat) == (
         tournament.name, 1000, tournament.levels, True
     )  # fmt: skip
+
+
+def test_an_entry_counts_as_bought_in_and_lost_until_it_comes_back(make_tournament, alice):
+    from cardroom.responsible.usage import usage_of
+
+    tournament = make_tournament()
+    register(tournament_id=tournament.pk, user=alice)
+    usage = usage_of(user_id=alice.pk, now=timezone.now())
+    assert (usage.bought["day"], usage.lost["day"]) == (1100, 1100)
+    unregister(tournament_id=tournament.pk, user=alice)
+    usage = usage_of(user_id=alice.pk, now=timezone.now())
+    assert (usage.bought["day"], usage.lost["day"]) == (1100, 0)

@@ -4,11 +4,13 @@ tournament's game and table (before the start, its game with no table), less ref
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from cardroom.audit.reports import rake_report
 from cardroom.audit.views import csv_rows
 from cardroom.tournaments.registration import register, unregister
+from tests.cardroom.personas import as_user, auditor  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -39,3 +41,13 @@ def test_fees_beside_the_rake(make_tournament, make_player):
     csv = csv_rows(report)
     assert csv[0][-1] == "tournament_fee_cents"
     assert csv[-1][-1] == 300
+
+
+def test_the_report_page_shows_the_fees(make_tournament, make_player, as_user, auditor):  # noqa: F811
+    tournament = make_tournament(seats=3)
+    register(tournament_id=tournament.pk, user=make_player("ann"))
+    today = timezone.now().date().isoformat()
+    page = as_user(auditor).get(f"{reverse('audit-rake')}?from={today}&to={today}")
+    text = page.content.decode()
+    assert '<strong id="tournament-fees-total">$1.00</strong>' in text
+    assert '<strong id="house-income-total">$1.00</strong>' in text

@@ -63,7 +63,14 @@ def raise_level(*, tournament_id: int, now: datetime | None = None) -> bool:
                 level_deadline=tournament.level_deadline,
             ).update(level=level, level_deadline=level_deadline(tournament, level, now))
             if not changed:
-                raise _Raced
+                over = not Tournament.objects.filter(
+                    pk=tournament.pk, status=TournamentStatus.RUNNING
+                ).exists()
+                if not over:
+                    raise _Raced  # another clock raised this level first: undo ours
+                # The action finished the tournament (its hook placed the last player out):
+                # that stands, and no level is left to raise.
+                return False
     except _Raced:
         return False
     return True

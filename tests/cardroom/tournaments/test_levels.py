@@ -81,3 +81,28 @@ def test_the_last_level_never_ends(running):
     assert running.level == 3  # the fourth and last level
     assert running.level_deadline is None
     assert levels_sweep(now=now + timedelta(days=1)) == 0
+
+
+def test_a_level_another_clock_raised_first_is_not_raised_twice(running, monkeypatch):
+    """Two clocks read the same due level: the second's table action is undone with its
+    update, so the table gets one level_raised, not two."""
+    from cardroom.tournaments import levels
+
+    real = levels.table_apply
+
+    def raced(**kwargs):
+        # The other clock commits its raise between this one's read and its update.
+        Tournament.objects.filter(pk=running.pk).update(level=1)
+        return real(**kwargs)
+
+    monkeypatch.setattr(levels, "table_apply", raced)
+    version = running.table.version
+    assert (
+        levels.raise_level(
+            tournament_id=running.pk, now=running.level_deadline + timedelta(seconds=1)
+        )
+        is False
+    )
+    running.table.refresh_from_db()
+    assert running.table.version == version  # our action was undone
+    assert not HandEvent.objects.filter(type="level_raised").exists()

@@ -1,13 +1,36 @@
-"""The ledger audit: recompute every balance from the transfers and compare."""
+"""The ledger audit: recompute every balance from the transfers and compare.
+
+Other apps add checks of their own accounts through :func:`plug_check` (the cardroom's
+tournaments: every prize account of a tournament that is over is at zero), from their app's
+``ready``: the accounts never import them.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Sum
 
 from accounts.models import Account, LedgerAudit, Transfer
 
-__all__ = ["ledger_audit"]
+__all__ = ["Finding", "ledger_audit", "plug_check"]
+
+#: One thing a check found wrong, as the audit records a mismatch: ``account`` (its code),
+#: ``cached`` (its balance), ``recomputed`` (what it should hold) and ``check`` (which rule,
+#: in words).
+Finding = dict[str, Any]
+Check = Callable[[], list[Finding]]
+
+
+class _Plugged:
+    checks: dict[str, Check] = {}
+
+
+def plug_check(name: str, check: Check) -> None:
+    """Add ``check`` to every audit (by ``name``: plugging it again replaces it)."""
+    _Plugged.checks[name] = check
 
 
 @transaction.atomic
@@ -37,6 +60,8 @@ def ledger_audit(*, actor: str = "") -> LedgerAudit:
             mismatches.append({"account": code, "cached": cached, "recomputed": recomputed})
     if total != 0:
         mismatches.append({"account": "(all)", "cached": total, "recomputed": 0})
+    for check in _Plugged.checks.values():
+        mismatches.extend(check())
     return LedgerAudit.objects.create(
         ok=not mismatches,
         accounts=count,

@@ -6,12 +6,14 @@ class CardroomConfig(AppConfig):
     verbose_name = "Cardroom"
 
     def ready(self) -> None:
+        from accounts.audit import plug_check
         from cardroom.audit import roles
         from cardroom.observability import collectors
         from cardroom.observability import signals as observability_signals
         from cardroom.realtime.broadcast import send_version
         from cardroom.responsible import checks
-        from cardroom.tables import announce, policies
+        from cardroom.tables import announce, chips, policies
+        from cardroom.tournaments import ledger_check, play
         from cardroom.waitlist import services as wait_list
 
         roles.connect()
@@ -31,3 +33,7 @@ class CardroomConfig(AppConfig):
             )
         )
         policies.plug_wait_list(wait_list.sit_refusal)
+        # A tournament's table settles its hands by the tournament's rules (places, prizes),
+        # and the ledger audit checks its prize accounts.
+        chips.plug_at_rest(play.at_rest)
+        plug_check("tournament prize accounts", ledger_check.prize_accounts_check)

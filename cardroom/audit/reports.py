@@ -4,9 +4,12 @@ Rake is every transfer into the house rake account: the rake on pots and the han
 (transfer kinds ``rake`` and ``fee``), each recorded with its table and hand. Beside it, the
 house result of banked play (Three Card Poker): every transfer from a player's stack or
 bankroll into the house bank, less every transfer back (payouts, refunds, voids), so positive
-means the house won. The house's income is the two together. Days are calendar days in the
+means the house won. Beside them, the sit-and-gos' entry fees: every transfer into the house's
+fee account less every refund out of it, each counted on the row of its tournament's game (and
+its table, once it started). The house's income is the three together. Days are calendar days in the
 project's time zone (UTC), ``start`` and ``end`` both included. Every figure is integer
-cents, summed by the database in one grouped query (and one more for the tables' names).
+cents, summed by the database in one grouped query (and one more for the tables' names; the
+fees are read one transfer a row, with their tournaments: a registration each).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import AccountKind, Transfer, TransferKind
-from cardroom.models import Hand, Table
+from cardroom.models import Hand, Table, Tournament
+from cardroom.tournaments.money import tournament_of_key
 
 __all__ = [
     "FIGURES",
@@ -46,8 +50,9 @@ MAX_DAYS = 3_660
 
 #: The figures of every row and total, in cents: ``cents`` (the rake account: rake and fees,
 #: the report's original figure), ``rake`` and ``fees`` (its two parts), ``house`` (the house
-#: result of banked play) and ``income`` (everything the house made: ``cents`` + ``house``).
-FIGURES = ("cents", "rake", "fees", "house", "income")
+#: result of banked play), ``tournament_fees`` (the sit-and-gos' entry fees, less refunds) and
+#: ``income`` (everything the house made: ``cents`` + ``house`` + ``tournament_fees``).
+FIGURES = ("cents", "rake", "fees", "house", "tournament_fees", "income")
 
 _PLAYERS = (AccountKind.STACK, AccountKind.BANKROLL)
 _INTO_RAKE = Q(target__kind=AccountKind.RAKE)
@@ -90,6 +95,7 @@ class RakeReport:
                 "rake": row["rake"],
                 "fees": row["fees"],
                 "house_result": row["house"],
+                "tournament_fees": row["tournament_fees"],
                 "income": row["income"],
             }
 
@@ -148,19 +154,48 @@ def _income(*, start: date, end: date) -> QuerySet[Transfer]:
     )
 
 
-def _figures(cents: int, fees: int, house: int) -> dict[str, int]:
-    """Every figure of :data:`FIGURES` from the three the database sums.
-
-    The place another kind of income joins (issue 35: a tournament's entry fees, from its own
-    account): sum it in :func:`_income`, add it here to ``income`` and to :data:`FIGURES`.
-    """
+def _figures(cents: int, fees: int, house: int, tournament_fees: int = 0) -> dict[str, int]:
+    """Every figure of :data:`FIGURES` from the four summed (the tournaments' fees by
+    :func:`_tournament_fees`, the others by the database)."""
     return {
         "cents": cents,
         "rake": cents - fees,
         "fees": fees,
         "house": house,
-        "income": cents + house,
+        "tournament_fees": tournament_fees,
+        "income": cents + house + tournament_fees,
     }
+
+
+_INTO_FEES = Q(target__kind=AccountKind.FEES)
+_OUT_OF_FEES = Q(source__kind=AccountKind.FEES)
+
+
+def _tournament_fees(*, start: date, end: date) -> dict[tuple[date, int | None, str], int]:
+    """The tournaments' fees less their refunds between the two days, by day, table (None
+    before the tournament started) and game: each transfer of the fee account is its
+    tournament's (its key names it: cardroom/tournaments/money.py)."""
+    first, after = _bounds(start, end)
+    moved = list(
+        Transfer.objects.filter(_INTO_FEES | _OUT_OF_FEES, created__gte=first, created__lt=after)
+        .annotate(
+            day=TruncDate("created", tzinfo=timezone.get_current_timezone()),
+            part=_signed(_INTO_FEES, _OUT_OF_FEES),
+        )
+        .values_list("day", "idempotency_key", "part")
+    )
+    ids = {pk for _, key, _ in moved if (pk := tournament_of_key(key)) is not None}
+    tournaments = {
+        pk: (table_id, game)
+        for pk, table_id, game in Tournament.objects.filter(pk__in=ids).values_list(
+            "pk", "table_id", "game"
+        )
+    }
+    fees: dict[tuple[date, int | None, str], int] = {}
+    for day, key, part in moved:
+        table_id, game = tournaments.get(tournament_of_key(key) or 0, (None, ""))
+        fees[day, table_id, game] = fees.get((day, table_id, game), 0) + part
+    return fees
 
 
 def _zero() -> dict[str, int]:
@@ -174,10 +209,12 @@ def _add(into: dict[str, Any], row: dict[str, Any]) -> None:
 
 def rake_report(*, start: date, end: date) -> RakeReport:
     """The rake, fees and house result between ``start`` and ``end`` (both included), summed
-    by the database: one grouped query, and one for the names of the tables."""
+    by the database: one grouped query, one of the tournaments' fees (and their tournaments'
+    when there are any), and one for the names of the tables."""
     zero = Value(0, output_field=BigIntegerField())
-    grouped = list(
-        _income(start=start, end=end)
+    grouped: list[dict[str, Any]] = [
+        dict(row)
+        for row in _income(start=start, end=end)
         .annotate(day=TruncDate("created", tzinfo=timezone.get_current_timezone()))
         .values("day", "table_id")
         .annotate(
@@ -187,11 +224,23 @@ def rake_report(*, start: date, end: date) -> RakeReport:
             count=Count("id", filter=_TOUCHES_RAKE),
         )
         .order_by("day", "table_id")
-    )
+    ]
+    fees = _tournament_fees(start=start, end=end)
     table_ids = {row["table_id"] for row in grouped if row["table_id"] is not None}
+    table_ids |= {table_id for _, table_id, _ in fees if table_id is not None}
     tables: dict[int | None, Table] = {
         table.pk: table for table in Table.objects.filter(pk__in=table_ids)
     }
+    for row in grouped:
+        table = tables.get(row["table_id"])
+        row["game"] = table.game if table else ""
+        row["sum_tournament"] = fees.pop((row["day"], row["table_id"], row["game"]), 0)
+    grouped += [
+        {"day": day, "table_id": table_id, "game": game, "sum_cents": 0, "sum_fee": 0,
+         "sum_house": 0, "sum_tournament": cents, "count": 0}
+        for (day, table_id, game), cents in fees.items()
+    ]  # fmt: skip
+    grouped.sort(key=lambda row: (row["day"], row["table_id"] is None, row["table_id"] or 0))
     rows: list[dict[str, Any]] = []
     days: dict[date, dict[str, Any]] = {}
     by_table: dict[int | None, dict[str, Any]] = {}
@@ -200,14 +249,14 @@ def rake_report(*, start: date, end: date) -> RakeReport:
     transfers = 0
     for row in grouped:
         table = tables.get(row["table_id"])
-        game = table.game if table else ""
+        game = row["game"]
         entry = {
             "day": row["day"],
             "table_id": row["table_id"],
             "table": table.name if table else _("(no table)"),
             "game": game,
             "transfers": row["count"],
-            **_figures(row["sum_cents"], row["sum_fee"], row["sum_house"]),
+            **_figures(row["sum_cents"], row["sum_fee"], row["sum_house"], row["sum_tournament"]),
         }
         rows.append(entry)
         transfers += row["count"]

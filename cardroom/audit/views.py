@@ -98,11 +98,13 @@ def rake_report_page(request: HttpRequest) -> HttpResponse:
 CSV_COLUMNS = [
     "day", "table_id", "table", "game", "transfers", "cents",
     "rake_cents", "fee_cents", "house_result_cents", "income_cents",
+    # Appended last (issue 35): the sit-and-gos' entry fees, which ``income_cents`` includes.
+    "tournament_fee_cents",
 ]  # fmt: skip
 
 
 def _income_cells(row: dict[str, Any]) -> list[int]:
-    return [row["rake"], row["fees"], row["house"], row["income"]]
+    return [row["rake"], row["fees"], row["house"], row["income"], row["tournament_fees"]]
 
 
 def csv_rows(report: RakeReport) -> list[list[Any]]:

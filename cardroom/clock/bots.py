@@ -187,8 +187,16 @@ def _fill_seats(table: Table, view: dict[str, Any]) -> None:
         free.pop()
 
 
+#: What a bot never asks at a tournament's table: the tournament seats its bots and they play
+#: until out of chips, as every player there (cardroom/tables/chips.py).
+CHIPS_TABLE_SKIPS = frozenset({"sit", "leave", "top_up"})
+
+
 def bots_sweep(*, now: datetime | None = None) -> int:
-    """Fill bot seats and let every bot whose pause is over act; returns actions taken."""
+    """Fill bot seats and let every bot whose pause is over act; returns actions taken.
+
+    At a tournament's table (``plays_for_chips``) the sweep seats and stands up no bot: it
+    only plays the bot seats the tournament gave its house bots."""
     now = now or timezone.now()
     acted = 0
     tables = (
@@ -198,9 +206,10 @@ def bots_sweep(*, now: datetime | None = None) -> int:
     )
     for table in tables:
         try:
-            view = table_state(table=table, user_id=None)["table"]
-            _fill_seats(table, view)
-            table.refresh_from_db()
+            if not table.plays_for_chips:
+                view = table_state(table=table, user_id=None)["table"]
+                _fill_seats(table, view)
+                table.refresh_from_db()
             for seat in Seat.objects.filter(table=table, left__isnull=True, user__is_bot=True):
                 pause = timedelta(seconds=think_seconds(table.pk, table.version, seat.number))
                 if now - table.updated < pause:
@@ -211,7 +220,9 @@ def bots_sweep(*, now: datetime | None = None) -> int:
                     action = bot_decision(
                         table.game, table_state(table=table, user_id=seat.user_id)
                     )
-                if action is None:
+                if action is None or (
+                    table.plays_for_chips and action["kind"] in CHIPS_TABLE_SKIPS
+                ):
                     continue
                 table_act(table_id=table.pk, user=seat.user, action=action)
                 table.refresh_from_db()

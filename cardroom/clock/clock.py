@@ -4,7 +4,8 @@ Deadlines live on the table rows, never in a sleeping coroutine, so timers survi
 run with every player disconnected. Any number of processes may sweep together: on PostgreSQL
 each takes a table with ``FOR UPDATE SKIP LOCKED``, so a table another process is handling is
 passed over, not waited for. The sweep also times each away player's reconnect grace and idle
-limit, and stands up the players flagged to leave (cardroom/responsible/sweep.py).
+limit, and stands up the players flagged to leave (cardroom/responsible/sweep.py); every half
+second it also lets the house bots act and raises the tournaments' levels that are due.
 
 The loop polls every ``POLL_SECONDS`` rather than waiting for a wake-up message: a poll of one
 indexed column is cheap, needs no channel between processes, and bounds every timeout's delay
@@ -36,6 +37,7 @@ from cardroom.observability.metrics import clock_swept, timeout_applied
 from cardroom.realtime.broadcast import server_loop
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.runtime import table_apply, table_timeout
+from cardroom.tournaments.levels import levels_sweep
 from cardroom.waitlist.services import waitlist_sweep
 from games.engine import IllegalAction
 
@@ -122,7 +124,12 @@ def presence_sweep(*, now: datetime | None = None) -> int:
     # Only what the sweep reads: a table's state is the bulk of its row, and a room with many
     # players sat out away would read every one of their tables' states twice a second.
     for seat in away.select_related("table").only(
-        "number", "last_seen", "presence_step", "table__config", "table__idle_limit_seconds"
+        "number",
+        "last_seen",
+        "presence_step",
+        "table__config",
+        "table__idle_limit_seconds",
+        "table__plays_for_chips",
     ):
         config = seat.table.config
         grace = timedelta(seconds=config.get("reconnect_grace_seconds", DEFAULT_GRACE_SECONDS))
@@ -134,10 +141,18 @@ def presence_sweep(*, now: datetime | None = None) -> int:
             kind = "sit_out"
         else:
             continue
+        if kind == "leave" and seat.table.plays_for_chips:
+            # A tournament's player is never stood up: past the idle limit they sit out (if
+            # the grace has not done it already) and the game antes their chips until they
+            # are out (cardroom/tables/chips.py); once is enough.
+            if seat.presence_step >= 2:
+                continue
+            kind = "sit_out"
         # Already sitting out, or leaving when the hand ends: nothing more to do.
         with contextlib.suppress(IllegalAction, LedgerError):
             table_apply(table_id=seat.table_id, action={"kind": kind, "seat": seat.number}, now=now)
-        Seat.objects.filter(pk=seat.pk).update(presence_step=2 if kind == "leave" else 1)
+        step = 2 if kind == "leave" or now - seat.last_seen >= idle else 1
+        Seat.objects.filter(pk=seat.pk).update(presence_step=step)
         changed += 1
     return changed
 
@@ -237,6 +252,8 @@ class ClockThread(threading.Thread):
         if time.monotonic() >= self.slow_due:
             self.slow_due = time.monotonic() + SLOW_SWEEP_SECONDS
             run(bots_sweep)
+            # Tournaments' levels end on their rows' deadlines (cardroom/tournaments/levels.py).
+            run(levels_sweep)
         if time.monotonic() >= self.presence_due:
             self.presence_due = time.monotonic() + PRESENCE_SWEEP_SECONDS
             run(_presence_sweeps)

@@ -332,6 +332,8 @@ class OperatorActionKind(models.TextChoices):
     CHAT_UNBAN = "chat_unban", _("Chat unmuted room-wide")
     PLAYER_NOTE = "player_note", _("Note added about a player")
     FAIR_PLAY_REVIEW = "fair_play_review", _("Fair play signal reviewed")
+    TOURNAMENT_CREATE = "tournament_create", _("Tournament created")
+    TOURNAMENT_CANCEL = "tournament_cancel", _("Tournament cancelled")
 
 
 class OperatorAction(models.Model):

@@ -59,6 +59,7 @@ from games.words import Money, Sentence, words
 __all__ = [
     "GUARDED",
     "connect",
+    "entry_refusal",
     "exclusion_refusal",
     "guard_stake",
     "limits_row",
@@ -225,6 +226,26 @@ def guard_stake(
         raise IllegalAction(refused.message)
 
 
+def entry_refusal(*, user: User, amount: int, now: datetime) -> Sentence | None:
+    """Why ``user`` may not put ``amount`` cents into a tournament's entry now (its buy-in and
+    fee together), or None: an exclusion, a buy-in limit (an entry is money put on a table) or
+    a loss limit (the entry is at risk until a prize comes back). Call it in the transaction
+    that pays the entry: the player's row is locked as a table's stake locks it."""
+    row = PlayerLimits.objects.filter(user_id=user.pk).first()
+    if row is None:
+        return None
+    refusal = exclusion_refusal(row, now)
+    if refusal or not row.needs_checks(now):
+        return refusal
+    row = PlayerLimits.objects.select_for_update().get(pk=row.pk)
+    apply_due_changes(row, now)
+    refusal = exclusion_refusal(row, now)
+    if refusal:
+        return refusal
+    refused = _money_refusal(row, "register", amount, amount, now)
+    return None if refused is None else refused.message
+
+
 def _limits_of_new_player(user_id: int) -> PlayerLimits | None:
     """The limits of a player taking a seat (a hand-written read: every sit makes it)."""
     rows = rows_where(PlayerLimits, "user_id", user_id)
@@ -366,6 +387,8 @@ def _loss_refusal(
         risk = words("this bet risks {amount} with the Play it may call for", amount=Money(staked))
     elif kind == "ante":
         risk = words("this ante risks {amount}", amount=Money(staked))
+    elif kind == "register":
+        risk = words("this tournament's buy-in and fee risk {amount}", amount=Money(staked))
     else:
         # Translators: {action} names the action, as the protocol does (such as top_up)
         risk = words("this {action} risks {amount}", action=kind, amount=Money(staked))

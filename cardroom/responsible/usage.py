@@ -8,6 +8,9 @@ matches, bets, hand fees and payments to other players count as lost when they l
 stack; pots, payouts, refunds and a void's reversals as won when they come back. A bet in play
 counts as lost until it is paid, so the result is never better than what is settled.
 
+A sit-and-go's entry (its buy-in and its fee, from the bankroll) is money put on a table: it
+counts as bought in and, until a prize or a refund comes back to the bankroll, as lost.
+
 A **session** is a run of seats with no break of 30 minutes or more without one (a player who
 stands up and sits again within 30 minutes plays on in the same session).
 """
@@ -38,6 +41,9 @@ __all__ = [
 #: Transfers of a stack that are not play: the player's own money coming and going.
 NOT_RESULTS = (TransferKind.BUY_IN, TransferKind.TOP_UP, TransferKind.CASH_OUT)
 BUY_INS = (TransferKind.BUY_IN, TransferKind.TOP_UP)
+#: A tournament's entry, paid from the bankroll, and what comes back to the bankroll from it.
+ENTRIES = (TransferKind.TOURNAMENT_BUY_IN, TransferKind.TOURNAMENT_FEE)
+RETURNS = (TransferKind.PRIZE, TransferKind.TOURNAMENT_REFUND)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,16 +65,20 @@ class Usage:
 
 def _bought_in(user_id: int) -> Q:
     return Q(
-        kind__in=BUY_INS, source__user_id=user_id, source__kind=AccountKind.BANKROLL
+        kind__in=(*BUY_INS, *ENTRIES), source__user_id=user_id, source__kind=AccountKind.BANKROLL
     )  # fmt: skip
 
 
 def _into_stack(user_id: int) -> Q:
-    return Q(target__user_id=user_id, target__kind=AccountKind.STACK) & ~Q(kind__in=NOT_RESULTS)
+    return (
+        Q(target__user_id=user_id, target__kind=AccountKind.STACK) & ~Q(kind__in=NOT_RESULTS)
+    ) | Q(kind__in=RETURNS, target__user_id=user_id, target__kind=AccountKind.BANKROLL)
 
 
 def _out_of_stack(user_id: int) -> Q:
-    return Q(source__user_id=user_id, source__kind=AccountKind.STACK) & ~Q(kind__in=NOT_RESULTS)
+    return (
+        Q(source__user_id=user_id, source__kind=AccountKind.STACK) & ~Q(kind__in=NOT_RESULTS)
+    ) | Q(kind__in=ENTRIES, source__user_id=user_id, source__kind=AccountKind.BANKROLL)
 
 
 def usage_of(*, user_id: int, now: datetime) -> Usage:

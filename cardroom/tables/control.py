@@ -110,14 +110,26 @@ def table_resume(*, table_id: int) -> Outcome:
 
 
 @transaction.atomic
-def table_close(*, table_id: int) -> Outcome:
+def table_close(*, table_id: int, tournament_over: bool = False) -> Outcome:
     """Finish the hand in play, then stand every player up with their stack cashed out.
 
     No ante call or deal follows the close: at the first point where no cards are out, what is
     staked goes back (a carried Guts pot to those who paid into it, in the shares they paid;
     cardroom/tables/pot_payers.py) and the table closes; one with nobody to play closes at once.
+
+    A tournament's table (``plays_for_chips``) is closed only by its tournament
+    (``tournament_over``: cardroom/tournaments/cancel.py): closing it alone would leave its
+    players' buy-ins in the prize pool with nobody to play for them, so an operator's close is
+    refused and points to the tournament's cancel, which refunds every entry.
     """
     table = locked_table(table_id)
+    if table.plays_for_chips and not tournament_over:
+        raise IllegalAction(
+            words(
+                "this is a tournament's table: cancel the tournament instead (every entry is"
+                " refunded and the table closes)"
+            )
+        )
     if table.status in (TableStatus.CLOSING, TableStatus.CLOSED):
         # Translators: {status} is the table's status (closing or closed).
         raise IllegalAction(words("this table is already {status}", status=_status(table)))
@@ -142,6 +154,10 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
         raise IllegalAction(words("this table has no point between hands to return to"))
     now = timezone.now()
     since = Transfer.objects.filter(table_id=table.pk, id__gt=table.rest_transfer)
+    if table.plays_for_chips:
+        # A tournament's table moved chips, never money: the void gives the chips back (the
+        # restored state) and the ledger has nothing of the table's to reverse.
+        since = since.none()
     reversals = [
         Posting(
             source=transfer.target.code,
@@ -291,6 +307,10 @@ def table_bots_set(*, table_id: int, bots: int) -> tuple[int, list[str]]:
     table = locked_table(table_id)
     if table.status == TableStatus.CLOSED:
         raise IllegalAction(words("this table is closed"))
+    if table.plays_for_chips:
+        raise IllegalAction(
+            words("a tournament seats its own bots when they register; its table keeps no bots")
+        )
     seats = len(table.state.get("seats", ()))
     most = max(seats - 1, 0)  # the bots always leave a seat for a person
     if isinstance(bots, bool) or not isinstance(bots, int) or not 0 <= bots <= most:

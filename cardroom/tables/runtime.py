@@ -7,11 +7,17 @@ version and the next deadline; after commit, hand the new version to the announc
 A game never deals by itself: when it wants a deck, the runtime shuffles with ``secrets``,
 records the deck's commitment in a new hand, and applies the deal in the same transaction.
 
+A table that plays for a tournament's chips (``Table.plays_for_chips``; cardroom/tables/chips.py)
+posts nothing to the ledger and keeps everything else; players may not sit, top up or leave
+there (the tournament seats them with ``table_seat_chips``), nobody is stood up by the house,
+and after every action the tournaments' hook settles the hand that ended (places, the winner).
+
 Invariants: a refused action changes nothing (its transaction, or a batch's savepoint, is
 undone); each applied action makes exactly one new version, whose journal replayed from the
-table's first state gives the same events; every chip an event moves is posted to the ledger
-under a key unique to (table, version, event, move), so nothing is posted twice; the runtime
-reads the game's state only through the game (games.engine.Game).
+table's first state gives the same events; at a table that plays for money, every chip an
+event moves is posted to the ledger under a key unique to (table, version, event, move), so
+nothing is posted twice; the runtime reads the game's state only through the game
+(games.engine.Game).
 
 ``settle_played`` is the path every change takes after ``apply``, as named steps over the
 action's :class:`Context` and what is :class:`Played` so far.
@@ -52,6 +58,7 @@ from cardroom.storage.rows import (
     table_row_locked,
 )
 from cardroom.tables.announce import announce_on_commit
+from cardroom.tables.chips import CHIPS_REFUSED, Settling, chips_at_rest, chips_refusal
 from cardroom.tables.engines import Engine, TableState, engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
@@ -84,6 +91,7 @@ __all__ = [
     "table_apply",
     "table_create",
     "table_release",
+    "table_seat_chips",
     "table_timeout",
 ]
 
@@ -162,9 +170,17 @@ def moment_of(timestamp: float | None) -> datetime | None:
 
 @transaction.atomic
 def table_create(
-    *, game: str, preset: str, options: Mapping[str, object], name: str, bots: int = 0
+    *,
+    game: str,
+    preset: str,
+    options: Mapping[str, object],
+    name: str,
+    bots: int = 0,
+    plays_for_chips: bool = False,
 ) -> Table:
-    """A new open table; the config is validated by the game (ConfigError says what is wrong)."""
+    """A new open table; the config is validated by the game (ConfigError says what is wrong).
+    ``plays_for_chips``: a tournament's table, whose stakes are its chips (cardroom/tables/
+    chips.py); its ``stakes`` are then in chips too."""
     engine = engine_for(game)
     if preset not in engine.presets:
         raise ConfigError(
@@ -186,6 +202,7 @@ def table_create(
         state=engine.game.dump(state),
         rest_state=engine.game.dump(state),
         bots=bots,
+        plays_for_chips=plays_for_chips,
     )
     journal_restore(table=table, version=0, state=table.state)
     return table
@@ -239,6 +256,27 @@ def table_timeout(
 def table_apply(*, table_id: int, action: Action, now: datetime | None = None) -> Outcome:
     """A system action (the clock, the operator, bots acting for their seat)."""
     return _apply(table_id=table_id, action=dict(action), user=None, now=now)
+
+
+def table_seat_chips(
+    *, table_id: int, user: User, seat: int, stack: int, now: datetime | None = None
+) -> Outcome:
+    """Seat ``user`` in ``seat`` with ``stack`` chips at a table that plays for a tournament's
+    chips: the tournament's own way to seat its players (no buy-in moves, no wait list, no
+    limits: the money was checked and moved when they registered). One ``sit`` action, with
+    the seat, the stack and the player's name as the game takes them, one version; refused
+    (IllegalAction) at a table that plays for money, or where the game refuses the sit."""
+    with transaction.atomic():
+        table, seats = locked_table_and_seats(table_id)
+        if not table.plays_for_chips:
+            raise IllegalAction(words("only a tournament's table seats its players itself"))
+        if seat in seats:
+            raise IllegalAction(words("seat {seat} is taken", seat=seat))
+        row = Seat(table=table, number=seat, user=user)
+        insert_returning(row)
+        seats[seat] = row
+        action: JSON = {"kind": "sit", "seat": seat, "stack": stack, "player": user.public_name}
+        return _apply_to(table, seats, action, None, now, None, house_seat=True)
 
 
 def _apply(
@@ -305,9 +343,13 @@ def _apply_to(
     now: datetime | None,
     action_id: str | None,
     present: bool = False,
+    *,
+    house_seat: bool = False,
 ) -> Outcome:
     """Apply one action to the locked ``table`` whose held ``seats`` are given (both are
-    brought up to date in memory, so a batch's next action starts from them)."""
+    brought up to date in memory, so a batch's next action starts from them). ``house_seat``:
+    the tournament's ``sit`` at a chips table (``table_seat_chips``), the one sit allowed
+    there."""
     now = now or timezone.now()
     engine = engine_for(table.game)
     game: Game[TableState] = engine.game
@@ -319,6 +361,12 @@ def _apply_to(
             raise IllegalAction(words("too late: the deadline for this decision has passed"))
     if table.status == TableStatus.CLOSED:
         raise IllegalAction(words("this table is closed"))
+    if table.plays_for_chips and action["kind"] in CHIPS_REFUSED and not house_seat:
+        # Whoever asks (the player, the presence sweep, an operator): a tournament's player
+        # stays until out of chips (cardroom/tables/chips.py).
+        refusal = chips_refusal(action["kind"])
+        assert refusal is not None
+        raise IllegalAction(refusal)
     if action["kind"] == "timeout" and (table.deadline is None or now < table.deadline):
         # The table's deadline is the clock's authority: a held clock has none.
         raise IllegalAction(words("nothing is due on the clock"))
@@ -326,8 +374,9 @@ def _apply_to(
         raise IllegalAction(_no_new_stakes(table.status))
     action["now"] = _timestamp(now)
     state, events = game.apply(game.load(table.state), action)
-    if user is not None:
-        # Exclusions and the player's own limits (docs/responsible-gaming.md).
+    if user is not None and not table.plays_for_chips:
+        # Exclusions and the player's own limits (docs/responsible-gaming.md). Not at a chips
+        # table: chips are not money, and the buy-in was checked when the player registered.
         guard_stake(action=action, events=events, seat=seats[action["seat"]], now=now)
     actor = None if user is None else (user, action_id)
     context = Context(table, engine, seats, users, now, actor)
@@ -459,7 +508,10 @@ def table_release(*, table_id: int, now: datetime | None = None) -> Outcome | No
         engine = engine_for(table.game)
         seats = held_seats(table.pk)
         state = engine.game.load(table.state)
-        if not seats_to_release(engine, state, seats):
+        if table.plays_for_chips:
+            if not _flagged_to_sit_out(engine, state, seats):
+                return None
+        elif not seats_to_release(engine, state, seats):
             return None
         users = {number: seat.user for number, seat in seats.items()}
         context = Context(table, engine, seats, users, now or timezone.now())
@@ -524,7 +576,11 @@ def settle_played(context: Context, played: Played) -> Outcome:
     is posted before a pot is given back, which is shared by what the ledger says.
     """
     table = context.table
-    played = _stand_up_flagged(context, played)
+    if table.plays_for_chips:
+        played = _sit_out_flagged(context, played)
+        played = _tournament_at_rest(context, played)
+    else:
+        played = _stand_up_flagged(context, played)
     played, hand = _deal_wanted(context, played, _hand_in_play(table))
     closing = table.status == TableStatus.CLOSING
     stopping = closing or _last_left(context.game, played)
@@ -561,6 +617,56 @@ def _stand_up_flagged(context: Context, played: Played) -> Played:
         now=context.now,
         stamp=context.stamp,
     )
+    return Played(state, tuple(recorded), tuple(journal))
+
+
+def _flagged_to_sit_out(engine: Engine, state: TableState, seats: Mapping[int, Seat]) -> list[int]:
+    """The flagged seats of a chips table whose player still sits in."""
+    flagged = [number for number, seat in seats.items() if seat.leave_at_rest]
+    if not flagged:
+        return []
+    public = engine.game.view(state, None)
+    sitting = {
+        entry["seat"]
+        for entry in public.get("seats", [])
+        if "player" in entry
+        and entry.get("status") != "sitting_out"
+        and not entry.get("sitting_out")
+    }
+    return [number for number in flagged if number in sitting]
+
+
+def _sit_out_flagged(context: Context, played: Played) -> Played:
+    """At a chips table, a player flagged to leave (an exclusion, "leave my tables", a session
+    limit) sits out instead: their chips stay in play until the tournament is over for them,
+    and the flag stands them up when the table closes. Chips are not money, so no loss limit
+    is counted here."""
+    for number in _flagged_to_sit_out(context.engine, played.state, context.seats):
+        action: JSON = {"kind": "sit_out", "seat": number, "now": context.stamp}
+        try:
+            state, events = context.game.apply(played.state, action)
+        except IllegalAction:
+            continue  # the game has its reason (not now): the next action tries again
+        played = played.then(state, action, events)
+    return played
+
+
+def _tournament_at_rest(context: Context, played: Played) -> Played:
+    """The tournaments' hook at a chips table (cardroom/tables/chips.py): the busted players
+    take their places and leave, the last one left wins; their leaves follow the action."""
+    recorded, journal = list(played.recorded), list(played.journal)
+    settling = Settling(
+        table=context.table,
+        engine=context.engine,
+        state=played.state,
+        seats=context.seats,
+        users=context.users,
+        hand=_hand_in_play(context.table),
+        recorded=played.recorded,
+        now=context.now,
+        stamp=context.stamp,
+    )
+    state = chips_at_rest(settling, recorded=recorded, journal=journal)
     return Played(state, tuple(recorded), tuple(journal))
 
 
@@ -611,7 +717,8 @@ def _post_and_record(
 ) -> None:
     """Post the money of ``events`` to the ledger and append them to the history, against
     ``hand``; ``first``: their number among the version's events (the ledger's keys)."""
-    _post_money(context.table, version, events, context.users, hand, first=first)
+    if not context.table.plays_for_chips:  # chips are not money: nothing goes to the ledger
+        _post_money(context.table, version, events, context.users, hand, first=first)
     _record_events(context.table, version, events, context.now, hand, context.users, writes)
 
 
@@ -710,13 +817,17 @@ def _snapshot(
     """What every watcher's frame is built from, from what this action already holds: the
     log of hands is read again only when a hand ended, bankrolls only when one moved."""
     table, seats, users = context.table, context.seats, context.users
-    moved = {
-        users[int(place.split(":")[1])].pk
-        for event in recorded
-        for move in event.moves()
-        for place in (move.source, move.target)
-        if place.startswith("bankroll:") and int(place.split(":")[1]) in users
-    }
+    moved = (
+        set()
+        if table.plays_for_chips
+        else {
+            users[int(place.split(":")[1])].pk
+            for event in recorded
+            for move in event.moves()
+            for place in (move.source, move.target)
+            if place.startswith("bankroll:") and int(place.split(":")[1]) in users
+        }
+    )
     # Text keys: the snapshot crosses Redis as msgpack, whose maps take no integer keys.
     bankrolls = (
         {str(user): balance for user, balance in bankroll_balances(moved).items()}

@@ -99,6 +99,10 @@ def wait_list_join(*, table_id: int, user: User, now: datetime | None = None) ->
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status in (TableStatus.CLOSING, TableStatus.CLOSED):
             raise WaitListError(_("This table is closing: it has no wait list."))
+        if table.plays_for_chips:
+            raise WaitListError(
+                _("This is a tournament's table: it has no wait list; register for a tournament.")
+            )
         if Seat.objects.filter(table=table, user=user, left__isnull=True).exists():
             raise WaitListError(_("You already have a seat at this table."))
         refusal = exclusion_refusal(limits_row(user), now)

@@ -2,8 +2,9 @@
 
 Dates are YYYY-MM-DD, both included. ``--json`` prints ``from``, ``to``, ``total`` and
 ``by_day``, ``by_table``, ``by_game`` (each a mapping to integer cents: the rake and fees),
-then ``rake``, ``fees``, ``house_result`` and ``income`` (the range's totals) and
-``income_by_day``, ``income_by_table``, ``income_by_game`` (those four for each); otherwise
+then ``rake``, ``fees``, ``house_result``, ``tournament_fees`` and ``income`` (the range's
+totals) and ``income_by_day``, ``income_by_table``, ``income_by_game`` (those five for each:
+the income counts the sit-and-gos' fees); otherwise
 a table: rake and fees, house result and income by game and by table, then the totals.
 """
 
@@ -49,6 +50,8 @@ class Command(BaseCommand):
         for label, row in labelled:
             self.stdout.write(f"  {label:<20} {_figures(row)}")
         self.stdout.write(f"  {'total':<20} {_figures(report.totals)}")
+        fees = report.totals["tournament_fees"]
+        self.stdout.write(f"tournament fees: {format_cents(fees)} ({fees} cents)")
         self.stdout.write(
             f"house result: {format_cents(report.totals['house'])} "
             f"({report.totals['house']} cents); "

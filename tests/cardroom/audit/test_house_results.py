@@ -176,6 +176,7 @@ def test_the_house_result_is_what_the_players_lost_to_the_house_to_the_cent(play
         "rake": 9,
         "fees": 60,
         "house": 350,
+        "tournament_fees": 0,
         "income": 419,
     }
     for rows in (report.rows, report.by_day, report.by_table, report.by_game):
@@ -188,7 +189,9 @@ def test_the_house_result_is_what_the_players_lost_to_the_house_to_the_cent(play
 
 
 def test_the_report_is_two_queries_however_many_rows(played, django_assert_num_queries):
-    with django_assert_num_queries(2):  # the sums, grouped; the tables' names
+    # The sums, grouped; the tournaments' fees (none: no third query for their tournaments);
+    # the tables' names.
+    with django_assert_num_queries(3):
         report = rake_report(start=DAY1, end=DAY2)
     assert len(report.rows) == 6  # two days at three tables
 
@@ -199,11 +202,11 @@ def test_the_csv_appends_the_house_columns_after_the_old_ones(as_user, auditor, 
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == [
         "day", "table_id", "table", "game", "transfers", "cents",
-        "rake_cents", "fee_cents", "house_result_cents", "income_cents",
+        "rake_cents", "fee_cents", "house_result_cents", "income_cents", "tournament_fee_cents",
     ]  # fmt: skip
     tcp_day2 = ["2026-11-21", str(tcp.pk), "TCP", "three_card_poker", "0", "0"]
-    assert [*tcp_day2, "0", "0", "400", "400"] in rows
-    assert rows[-1] == ["total", "", "", "", "7", "69", "9", "60", "350", "419"]
+    assert [*tcp_day2, "0", "0", "400", "400", "0"] in rows
+    assert rows[-1] == ["total", "", "", "", "7", "69", "9", "60", "350", "419", "0"]
 
 
 def test_the_command_prints_the_house_result(played):
@@ -220,11 +223,11 @@ def test_the_command_prints_the_house_result(played):
     assert (data["total"], data["by_table"][str(tcp.pk)]) == (69, 0)
     assert (data["rake"], data["fees"], data["house_result"], data["income"]) == (9, 60, 350, 419)
     assert data["income_by_day"]["2026-11-20"] == {
-        "rake": 9, "fees": 20, "house_result": -50, "income": -21
+        "rake": 9, "fees": 20, "house_result": -50, "tournament_fees": 0, "income": -21
     }  # fmt: skip
     assert data["income_by_table"][str(tcp.pk)]["house_result"] == 350
     assert data["income_by_game"]["chinese_poker"] == {
-        "rake": 0, "fees": 60, "house_result": 0, "income": 60
+        "rake": 0, "fees": 60, "house_result": 0, "tournament_fees": 0, "income": 60
     }  # fmt: skip
 
 

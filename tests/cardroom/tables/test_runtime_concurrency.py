@@ -92,7 +92,7 @@ def test_each_due_table_is_a_turn_of_its_own_where_writes_go(make_player):
         assert table.version == before + 1 and table.state["phase"] == "ante"
     turns.clear()
     ClockThread().tick(turn)  # nothing is due: the slower sweeps are turns too
-    assert [name for name, _ in turns] == ["bots_sweep", "_presence_sweeps"]
+    assert [name for name, _ in turns] == ["bots_sweep", "levels_sweep", "_presence_sweeps"]
 
 
 def test_the_clocks_claim_passes_over_a_table_another_transaction_holds(make_player):

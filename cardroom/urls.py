@@ -29,6 +29,7 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     # Sit-and-go tournaments and their leaderboards (cardroom/tournaments/, docs/tournaments.md).
     path("tournaments/", tournament_views.tournaments_page, name="tournaments"),
+    path("tournaments/rows/", tournament_views.tournament_rows, name="tournament-rows"),
     path("tournaments/<int:tournament_id>/", tournament_views.tournament_page, name="tournament"),
     path(
         "tournaments/<int:tournament_id>.json",

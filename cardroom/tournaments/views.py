@@ -53,6 +53,7 @@ __all__ = [
     "tournament_page",
     "tournament_panel",
     "tournament_register",
+    "tournament_rows",
     "tournament_unregister",
     "tournaments_page",
 ]
@@ -98,6 +99,14 @@ def clock_text(deadline: datetime | None, now: datetime) -> str:
         return ""
     seconds = max(0, int((deadline - now).total_seconds()))
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def tournament_rows(request: HttpRequest) -> HttpResponse:
+    """The lobby's tournament rows alone (``?game=``): the lobby and the list poll them."""
+    user = request.user if isinstance(request.user, User) else None
+    game = request.GET.get("game", "")
+    context = {**lobby_section(user, game), "game": game, "back": request.GET.get("next", "")}
+    return render(request, "cardroom/partials/_lobby_tournament_rows.html", context)
 
 
 def _tournament(tournament_id: int) -> Tournament:

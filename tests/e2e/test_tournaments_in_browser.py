@@ -9,14 +9,16 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.utils import timezone
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts.services import user_create
 from cardroom.models import Table
 from cardroom.models.tournaments import Entry, EntryStatus, Tournament, TournamentStatus
 from cardroom.tables.runtime import table_create
 from tests.e2e.accessibility import PHONE, overflow, serious_violations
-from tests.e2e.players import PASSWORD, WAIT_MS
+from tests.e2e.players import PASSWORD, WAIT_MS, operator_page
 from tests.live import live_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -120,4 +122,37 @@ def test_the_tournament_pages_in_a_browser(browser):
         page.goto(f"{url}/tournaments/")
         assert "E2E Last night" in page.inner_text("#tournaments-done")
         _checked(page, problems, "/tournaments/")
+    assert not problems, "\n" + json.dumps(problems, indent=1)
+
+
+def test_the_consoles_tournaments_page_in_a_browser(browser):
+    olga = user_create(username="olga", password=PASSWORD)
+    olga.user_permissions.add(Permission.objects.get(codename="operate_tables"))
+    device = TOTPDevice.objects.create(user=olga, name="app", confirmed=True)
+    _tournament("E2E Console Survivor")
+    problems: dict = {}
+    with live_server("e2e-tournaments-console") as url:
+        page = operator_page(browser, url, device, viewport=PHONE)
+        page.goto(f"{url}/operators/tournaments/")
+        row = "#console-tournaments tr:has-text('E2E Console Survivor')"
+        assert page.is_visible(f"{row} button:has-text('Cancel')")
+        _checked(page, problems, "/operators/tournaments/")
+        # A form in words: a bad level line is refused beside its field, and nothing is made.
+        page.fill("#id_name", "E2E New")
+        page.fill("#id_seats", "6")
+        page.fill("#id_buy_in", "10")
+        page.fill("#id_fee", "1")
+        page.fill("#id_chips", "1500")
+        page.fill("#id_levels", "10 5\nlots")
+        page.click("#tournament-new-form button[type=submit]")
+        page.wait_for_selector("#field-id_levels .field-error", timeout=WAIT_MS)
+        assert "Line 2 (lots) is not a level" in page.inner_text("#field-id_levels")
+        assert not Tournament.objects.filter(name="E2E New").exists()
+        _checked(page, problems, "/operators/tournaments/ (refused)")
+        # Cancel asks for a reason, then says what it refunds before anything happens.
+        page.fill(f"{row} input[name=reason]", "Testing the console")
+        page.click(f"{row} button:has-text('Cancel')")
+        page.wait_for_selector("#tournament-cancel-confirm", timeout=WAIT_MS)
+        assert "Nobody has registered: nothing is refunded." in page.inner_text("main")
+        _checked(page, problems, "the cancel's confirmation")
     assert not problems, "\n" + json.dumps(problems, indent=1)

@@ -58,6 +58,8 @@ def test_registering_from_the_lobby_answers_in_place_htmx(client, monkeypatch, m
     assert "You are registered for Lobby one." in answer
     assert 'id="lobby-tournament-rows" hx-swap-oob="true"' in answer
     assert reverse("tournament-unregister", args=[sng.pk]) in answer  # the row changed
+    assert 'hx-swap="innerHTML"' in answer  # not the rows' poll's outerHTML, inherited
+    assert 'id="bankroll"' in answer and "$1,000.00" in answer  # the header's, redrawn
     assert "<html" not in answer
 
 

@@ -32,7 +32,13 @@ from accounts.money import format_cents
 from cardroom.history.deals import player_deals
 from cardroom.history.history import hand_history, seat_names
 from cardroom.history.replay_events import place_words
-from cardroom.history.replayer import LedgerBook, first_transfer, hand_replay, hand_start
+from cardroom.history.replayer import (
+    ChipsBook,
+    LedgerBook,
+    first_transfer,
+    hand_replay,
+    hand_start,
+)
 from cardroom.history.verification import hand_openings
 from cardroom.models import Game, Hand, HandEvent, Seat, Table
 from cardroom.presentation.event_words import event_words
@@ -194,14 +200,19 @@ def _records(
         )
     viewer_name = _username(viewer)
     books: dict[int, LedgerBook] = {}
+    chips: dict[int, ChipsBook] = {}  # a tournament's table: its chips are in its events
     for chunk in _chunks(hands.iterator(chunk_size=chunk_size), chunk_size):
         transfers = _transfers_of(chunk)
         seats = _seats_of(chunk)
         for hand in chunk:
-            book = books.setdefault(hand.table_id, LedgerBook(hand.table_id))
             moves = transfers.get(hand.pk, [])
-            first = moves[0].pk if moves else first_transfer(hand)
-            start, _ = hand_start(hand, book=book, first=first)
+            if hand.table.plays_for_chips:
+                book = chips.setdefault(hand.table_id, ChipsBook(hand.table_id))
+                start, _ = hand_start(hand, chips=book)
+            else:
+                ledger = books.setdefault(hand.table_id, LedgerBook(hand.table_id))
+                first = moves[0].pk if moves else first_transfer(hand)
+                start, _ = hand_start(hand, book=ledger, first=first)
             history = _audit_history(hand) if audit else hand_history(hand=hand, user_id=viewer)
             payments = payments_json(map(movement_of, moves), seat_finder(hand, seats[hand.pk]))
             replay = hand_replay(

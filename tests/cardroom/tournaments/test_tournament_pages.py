@@ -46,6 +46,7 @@ def test_a_tournaments_page_gives_places_prizes_and_points(client, make_player):
     prizes = page[page.index('id="tournament-prizes"') : page.index('id="tournament-entrants"')]
     assert "65%" in prizes and "35%" in prizes and "$19.50" in prizes
     assert "1,500 chips" in page and "Finished" in page
+    assert 'hx-trigger="every 15s"' not in page  # over: nothing to follow
 
 
 def test_a_running_tournament_shows_its_level_time_left_table_and_hands(
@@ -67,6 +68,8 @@ def test_a_running_tournament_shows_its_level_time_left_table_and_hands(
     assert reverse("table", args=[survivor_table.pk]) in page
     assert reverse("hand", args=[survivor_table.pk, hand.number]) in page
     assert reverse("hand-replay", args=[survivor_table.pk, hand.number]) in page
+    # The page follows the tournament: drawn again every 15 s while it runs.
+    assert 'hx-select="#tournament-page"' in page and 'hx-trigger="every 15s"' in page
 
 
 def test_the_json_is_the_summary(client, make_player):

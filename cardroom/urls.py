@@ -14,6 +14,8 @@ from cardroom.players import views as player_views
 from cardroom.presentation import howto, my_tables_views
 from cardroom.responsible import views as responsible_views
 from cardroom.stats import views as stats_views
+from cardroom.tournaments import console as tournament_console
+from cardroom.tournaments import views as tournament_views
 from cardroom.waitlist import views as waitlist_views
 
 urlpatterns = [
@@ -25,6 +27,32 @@ urlpatterns = [
     path("healthz", observability_views.healthz, name="healthz"),
     path("readyz", observability_views.readyz, name="readyz"),
     path("lobby/", views.lobby, name="lobby"),
+    # Sit-and-go tournaments and their leaderboards (cardroom/tournaments/, docs/tournaments.md).
+    path("tournaments/", tournament_views.tournaments_page, name="tournaments"),
+    path("tournaments/rows/", tournament_views.tournament_rows, name="tournament-rows"),
+    path("tournaments/<int:tournament_id>/", tournament_views.tournament_page, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>.json",
+        tournament_views.tournament_json,
+        name="tournament-json",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/panel/",
+        tournament_views.tournament_panel,
+        name="tournament-panel",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/register/",
+        tournament_views.tournament_register,
+        name="tournament-register",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/unregister/",
+        tournament_views.tournament_unregister,
+        name="tournament-unregister",
+    ),
+    path("leaderboards/", tournament_views.leaderboards_page, name="leaderboards"),
+    path("leaderboards.json", tournament_views.leaderboards_json, name="leaderboards-json"),
     # The header's language switcher posts to Django's set_language (a cookie remembers it).
     path("i18n/", include("django.conf.urls.i18n")),
     path("tables/<int:table_id>/", views.table_page, name="table"),
@@ -70,6 +98,21 @@ urlpatterns = [
     path("operators/log/", operator_views.operator_log_page, name="operators-log"),
     path("operators/chat/", chat_views.chat_log_page, name="operators-chat"),
     path("operators/fair-play/", include("cardroom.fairplay.urls")),
+    path(
+        "operators/tournaments/",
+        tournament_console.tournaments_console,
+        name="operators-tournaments",
+    ),
+    path(
+        "operators/tournaments/new/",
+        tournament_console.tournament_new,
+        name="operators-tournament-new",
+    ),
+    path(
+        "operators/tournaments/<int:tournament_id>/cancel/",
+        tournament_console.tournament_cancel,
+        name="operators-tournament-cancel",
+    ),
     path("operators/chat/<int:user_id>/mute/", chat_views.chat_mute, name="operators-chat-mute"),
     path(
         "operators/chat/<int:user_id>/unmute/",

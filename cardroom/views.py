@@ -19,11 +19,14 @@ from cardroom.history.history import hand_history
 from cardroom.history.past_hands import drawn
 from cardroom.history.replayer import hand_replay
 from cardroom.models import Game, Hand, Table, TableStatus
+from cardroom.models.tournaments import Tournament
 from cardroom.presentation.house_rules import house_rules
 from cardroom.presentation.howto import GAME_PAGES
 from cardroom.presentation.pages import table_page_context
 from cardroom.presentation.payment_words import payment_words
 from cardroom.storage.payments import hand_payments
+from cardroom.tournaments.views import lobby_section
+from cardroom.tournaments.views import panel_context as tournament_panel_context
 from cardroom.waitlist.services import Place, places_by_table
 from cardroom.waitlist.views import panel_context
 
@@ -87,7 +90,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Open tables with game, stakes, seats and pot; filtered by game and stakes (htmx)."""
+    """Open tables with game, stakes, seats and pot; filtered by game and stakes (htmx); and
+    the sit-and-go tournaments open or in play."""
     tables = Table.objects.exclude(status=TableStatus.CLOSED).annotate(
         taken=Count("seats", filter=Q(seats__left__isnull=True))
     )
@@ -135,6 +139,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "stake_choices": [(name, STAKE_NAMES[name]) for name in STAKES],
         "game": game,
         "stake": stakes,
+        # The sit-and-gos open or in play, of the game chosen (cardroom/tournaments/).
+        **lobby_section(user, game),
     }
     partial = context["partial"] = request.headers.get("HX-Request") == "true"
     template = "cardroom/partials/_lobby_rows.html" if partial else "cardroom/lobby.html"
@@ -151,6 +157,10 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["wait"] = panel_context(table, user)
     context["chat"] = chat_panel(table_id=table.pk, user_id=user.pk)
     context["viewer_id"] = user.pk
+    # A sit-and-go's table shows its tournament: drawn here, then polled (not pushed: the
+    # live path reads nothing more for it).
+    tournament = Tournament.objects.filter(table=table).first() if table.plays_for_chips else None
+    context["tournament_panel"] = tournament_panel_context(tournament) if tournament else None
     return render(request, "cardroom/table.html", context)
 
 
@@ -176,6 +186,12 @@ def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     context = {
         "history": history,
         "table": hand.table,
+        # A sit-and-go's hand names its tournament (one query, at its tables only).
+        "tournament": (
+            Tournament.objects.filter(table_id=table_id).first()
+            if hand.table.plays_for_chips
+            else None
+        ),
         "payments_said": said,
         "outcome": drawn(replay.steps[-1]),
     }

@@ -32,7 +32,13 @@ from accounts.money import format_cents
 from cardroom.history.deals import player_deals
 from cardroom.history.history import hand_history, seat_names
 from cardroom.history.replay_events import place_words
-from cardroom.history.replayer import LedgerBook, first_transfer, hand_replay, hand_start
+from cardroom.history.replayer import (
+    ChipsBook,
+    LedgerBook,
+    first_transfer,
+    hand_replay,
+    hand_start,
+)
 from cardroom.history.verification import hand_openings
 from cardroom.models import Game, Hand, HandEvent, Seat, Table
 from cardroom.presentation.event_words import event_words
@@ -52,10 +58,11 @@ __all__ = [
     "language_for",
     "player_hands",
     "text_hands",
+    "tournament_of",
 ]
 
 #: The schema every exported hand names; a change to the fields changes the number.
-SCHEMA = "cardroom.hand/1"
+SCHEMA = "cardroom.hand/2"
 #: Hands read from the database at a time (with their events and transfers).
 CHUNK_SIZE = 200
 
@@ -185,21 +192,27 @@ def language_for(kind: str) -> str | None:
 def _records(
     hands: QuerySet[Hand], *, viewer: int | None, audit: bool, chunk_size: int
 ) -> Iterator[dict[str, Any]]:
-    hands = hands.select_related("table", "round")
+    # The table's tournament too (a sit-and-go's hands name it): joined, not one query a hand.
+    hands = hands.select_related("table", "table__tournament", "round")
     if audit:
         hands = hands.prefetch_related(
             Prefetch("events", queryset=HandEvent.objects.order_by("seq"))
         )
     viewer_name = _username(viewer)
     books: dict[int, LedgerBook] = {}
+    chips: dict[int, ChipsBook] = {}  # a tournament's table: its chips are in its events
     for chunk in _chunks(hands.iterator(chunk_size=chunk_size), chunk_size):
         transfers = _transfers_of(chunk)
         seats = _seats_of(chunk)
         for hand in chunk:
-            book = books.setdefault(hand.table_id, LedgerBook(hand.table_id))
             moves = transfers.get(hand.pk, [])
-            first = moves[0].pk if moves else first_transfer(hand)
-            start, _ = hand_start(hand, book=book, first=first)
+            if hand.table.plays_for_chips:
+                book = chips.setdefault(hand.table_id, ChipsBook(hand.table_id))
+                start, _ = hand_start(hand, chips=book)
+            else:
+                ledger = books.setdefault(hand.table_id, LedgerBook(hand.table_id))
+                first = moves[0].pk if moves else first_transfer(hand)
+                start, _ = hand_start(hand, book=ledger, first=first)
             history = _audit_history(hand) if audit else hand_history(hand=hand, user_id=viewer)
             payments = payments_json(map(movement_of, moves), seat_finder(hand, seats[hand.pk]))
             replay = hand_replay(
@@ -306,6 +319,16 @@ def _audit_history(hand: Hand) -> dict[str, Any]:
     }
 
 
+def tournament_of(table: Table) -> dict[str, Any] | None:
+    """The sit-and-go ``table`` belongs to, as the schema names it (``id``, ``name``), or None
+    for a cash table. Reads the tournament joined to the table when it was (no query then)."""
+    try:
+        tournament = table.tournament
+    except Table.tournament.RelatedObjectDoesNotExist:
+        return None
+    return {"id": tournament.pk, "name": tournament.name}
+
+
 def game_title(table: Table) -> str:
     """The game as a hand history heads it: "Survivor Guts", "Classic Guts, Kitty"."""
     if table.game == Game.GUTS:
@@ -381,6 +404,7 @@ def _record(
             "stakes": table.stakes,
             "stakes_text": stakes_words(table),
         },
+        "tournament": tournament_of(table),
         "hand": hand.number,
         "round": hand.round.number if hand.round else None,
         "started": _utc(hand.started),
@@ -452,6 +476,14 @@ def hand_text(record: Mapping[str, Any]) -> str:
         "started": f"{started.astimezone(UTC):%Y/%m/%d %H:%M:%S}",
     }
     lines = [head]
+    tournament = record.get("tournament")
+    if tournament:
+        # Translators: the line naming a sit-and-go in the text export: "Tournament #5: Friday
+        # Survivor" (its stacks and amounts are the tournament's chips).
+        lines.append(
+            gettext("Tournament #%(id)s: %(name)s")
+            % {"id": tournament["id"], "name": tournament["name"]}
+        )
     button = record.get("button")
     if button is not None:
         lines.append(

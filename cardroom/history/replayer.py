@@ -28,7 +28,7 @@ from accounts.models import AccountKind, Transfer
 from accounts.money import format_cents
 from cardroom.history.history import hand_history, seat_names
 from cardroom.history.replay_events import QUIET, SECTIONS, TablePicture, apply_event, event_moves
-from cardroom.models import Hand, Seat, Table
+from cardroom.models import Hand, HandEvent, Seat, Table
 from cardroom.presentation.payment_words import party_words
 from cardroom.storage.payments import hand_payments
 from cardroom.tables.engines import engine_for
@@ -36,10 +36,12 @@ from games.engine import ConfigError
 from games.guts.classic.config import ClassicConfig
 
 __all__ = [
+    "ChipsBook",
     "LedgerBook",
     "Replay",
     "Start",
     "deal_size",
+    "first_event",
     "first_transfer",
     "hand_replay",
     "hand_start",
@@ -292,6 +294,41 @@ class LedgerBook:
         return self.balances
 
 
+class ChipsBook:
+    """Running chips of one tournament table's seats (``stack:N``), pot and reserve, summed
+    from its events' moves in order (:func:`event_moves`): a table that plays for chips posts
+    nothing to the ledger, so its stacks are read from the events that moved them. Each call
+    reads only the events since the last, so an export walking a table's hands in order reads
+    each event once."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.upto = 0
+        self.balances: Counter[str] = Counter()
+
+    def before(self, seq: int | None) -> Counter[str]:
+        """The balances just before the table's event ``seq`` (``None``: after every one)."""
+        if seq is not None and seq < self.upto:
+            self.upto, self.balances = 0, Counter()
+        rows = HandEvent.objects.filter(table_id=self.table_id, seq__gte=self.upto)
+        if seq is not None:
+            rows = rows.filter(seq__lt=seq)
+        last = self.upto - 1
+        for number, data in rows.order_by("seq").values_list("seq", "data"):
+            for source, target, amount in event_moves(data):
+                self.balances[source] -= amount
+                self.balances[target] += amount
+            last = max(last, int(number))
+        self.upto = seq if seq is not None else last + 1
+        return self.balances
+
+
+def first_event(hand: Hand) -> int | None:
+    """The table's order (``seq``) of the hand's first event: where its chips start."""
+    first: int | None = hand.events.aggregate(n=Min("seq"))["n"]
+    return first
+
+
 def first_transfer(hand: Hand) -> int | None:
     """Where the hand's money starts: its first transfer or, for a hand that moved nothing,
     the table's first transfer after it began (``None``: there is none yet)."""
@@ -303,16 +340,29 @@ def first_transfer(hand: Hand) -> int | None:
 
 
 def hand_start(
-    hand: Hand, *, book: LedgerBook | None = None, first: int | None = None
+    hand: Hand,
+    *,
+    book: LedgerBook | None = None,
+    first: int | None = None,
+    chips: ChipsBook | None = None,
 ) -> tuple[Start, dict[int, int]]:
     """The table as ``hand`` began (stacks by seat, pot, reserve), and who sat where then
-    (seat → user id). ``book`` and ``first`` let an export walk a table's hands in order."""
-    book = book or LedgerBook(hand.table_id)
-    balances = book.before(first if first is not None else first_transfer(hand))
+    (seat → user id). ``book`` and ``first`` let an export walk a table's hands in order;
+    ``chips`` does for a tournament's table, whose chips are read from its events."""
     seated = Seat.objects.filter(table_id=hand.table_id, joined__lte=hand.started).filter(
         Q(left__isnull=True) | Q(left__gt=hand.started)
     )
     users = dict(seated.values_list("number", "user_id"))
+    if hand.table.plays_for_chips:
+        counted = (chips or ChipsBook(hand.table_id)).before(first_event(hand))
+        start = Start(
+            stacks={seat: counted[f"stack:{seat}"] for seat in users},
+            pot=counted["pot"],
+            reserve=counted["reserve"],
+        )
+        return start, users
+    book = book or LedgerBook(hand.table_id)
+    balances = book.before(first if first is not None else first_transfer(hand))
     start = Start(
         stacks={seat: balances[(AccountKind.STACK, user)] for seat, user in users.items()},
         pot=balances[(AccountKind.POT, None)],

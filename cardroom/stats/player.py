@@ -32,6 +32,7 @@ from cardroom.stats.numbers import percent, rounded_cents, signed_hundredths
 from cardroom.stats.period import Period
 from cardroom.stats.series import Series, balance_series
 from cardroom.stats.sessions import Sessions, player_sessions
+from cardroom.stats.tournaments import TournamentFigures, tournament_figures
 from cardroom.tables.engines import engine_for
 from games.three_card_poker.config import TableConfig
 from games.three_card_poker.odds import exact_odds
@@ -165,6 +166,7 @@ class PlayerStats:
     sessions: Sessions
     bankroll: Series
     holdings: Series
+    tournaments: TournamentFigures
 
 
 def player_stats(*, user: User, period: Period) -> PlayerStats:
@@ -206,6 +208,7 @@ def player_stats(*, user: User, period: Period) -> PlayerStats:
             kinds=(AccountKind.BANKROLL, AccountKind.STACK),
             label=gettext("Bankroll and chips on tables"),
         ),
+        tournaments=tournament_figures(user=user, period=period),
     )
 
 

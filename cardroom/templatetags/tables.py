@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.utils.formats import number_format
+from django.utils.translation import ngettext
 
 from cardroom.models import Game, Table
 from cardroom.presentation.names import preset_name
@@ -36,3 +38,14 @@ def preset_words(preset: str) -> str:
 def game_words(game: str) -> str:
     """A game's name: ``classic_guts`` → "Classic Guts"."""
     return str(Game(game).label) if game in Game.values else game
+
+
+@register.filter
+def chips(value: int | None) -> str:
+    """``{{ stack|chips }}``: a tournament's chips, which are not money: 1500 → "1,500 chips"."""
+    if value is None:
+        return ""
+    count = int(value)
+    # Translators: a number of tournament chips (not money), "1,500 chips".
+    text = ngettext("%(count)s chip", "%(count)s chips", count)
+    return text % {"count": number_format(count, force_grouping=True)}

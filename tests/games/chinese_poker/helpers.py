@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from games.cards import DECK, Card, parse_cards
+from games.chinese_poker.config import ChinesePokerConfig
+from games.chinese_poker.engine import GAME
 from games.chinese_poker.scoring import PlayerHand
+from games.chinese_poker.state import ChinesePokerState, new_table
+from games.engine import Event
+
+#: The table every engine test plays unless it names another.
+CONFIG = ChinesePokerConfig(unit=100, pause_seconds=5)
 
 
 def hand(
@@ -105,3 +114,35 @@ def build_pair(first: str, second: str) -> tuple[list[Card], list[Card]]:
         return build_natural(first, pool), two
     one = build_natural(first, pool)
     return one, build_natural(second, pool)
+
+
+class Table:
+    """A table in a test: applies actions, keeps events and the money in every place."""
+
+    def __init__(self, config: ChinesePokerConfig = CONFIG) -> None:
+        self.state: ChinesePokerState = new_table(config)
+        self.now = 1_000.0
+        self.places: Counter[str] = Counter()
+
+    def act(self, kind: str, **fields: Any) -> tuple[Event, ...]:
+        self.state, events = GAME.apply(self.state, {"kind": kind, "now": self.now, **fields})
+        for event in events:
+            for move in event.moves():
+                self.places[move.source] -= move.amount
+                self.places[move.target] += move.amount
+        return events
+
+    def expire(self) -> tuple[Event, ...]:
+        deadline = GAME.deadline(self.state)
+        assert deadline is not None
+        self.now = deadline
+        return self.act("timeout")
+
+    def cards(self, seat: int) -> list[str]:
+        entry = self.state.entry(seat)
+        assert entry is not None
+        return [str(DECK[index]) for index in entry.cards]
+
+
+def types(events: tuple[Event, ...]) -> list[str]:
+    return [event.to_json()["type"] for event in events]

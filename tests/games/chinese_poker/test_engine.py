@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from typing import Any
 
 import pytest
@@ -14,42 +13,13 @@ from hypothesis import strategies as st
 from games.cards import DECK, format_cards
 from games.chinese_poker.config import ChinesePokerConfig
 from games.chinese_poker.engine import GAME
-from games.chinese_poker.state import ChinesePokerState, new_table
-from games.engine import Event, IllegalAction
+from games.engine import IllegalAction
+from tests.games.chinese_poker.helpers import CONFIG, Table, types
 
-CONFIG = ChinesePokerConfig(unit=100, pause_seconds=5)
 ORDERED = [str(card) for card in DECK]
 # A fixed shuffle in which no seat holds a natural with 2, 3 or 4 players.
 DECK_TEXT = ORDERED[:]
 random.Random(1).shuffle(DECK_TEXT)
-
-
-class Table:
-    """A table in a test: applies actions, keeps events and the money in every place."""
-
-    def __init__(self, config: ChinesePokerConfig = CONFIG) -> None:
-        self.state: ChinesePokerState = new_table(config)
-        self.now = 1_000.0
-        self.places: Counter[str] = Counter()
-
-    def act(self, kind: str, **fields: Any) -> tuple[Event, ...]:
-        self.state, events = GAME.apply(self.state, {"kind": kind, "now": self.now, **fields})
-        for event in events:
-            for move in event.moves():
-                self.places[move.source] -= move.amount
-                self.places[move.target] += move.amount
-        return events
-
-    def expire(self) -> tuple[Event, ...]:
-        deadline = GAME.deadline(self.state)
-        assert deadline is not None
-        self.now = deadline
-        return self.act("timeout")
-
-    def cards(self, seat: int) -> list[str]:
-        entry = self.state.entry(seat)
-        assert entry is not None
-        return [str(DECK[index]) for index in entry.cards]
 
 
 def seated(*seats: int, stack: int = 5_000, config: ChinesePokerConfig = CONFIG) -> Table:
@@ -58,10 +28,6 @@ def seated(*seats: int, stack: int = 5_000, config: ChinesePokerConfig = CONFIG)
         table.act("sit", seat=seat, stack=stack)
     table.expire()
     return table
-
-
-def types(events: tuple[Event, ...]) -> list[str]:
-    return [event.to_json()["type"] for event in events]
 
 
 def solver_rows(table: Table, seat: int) -> dict[str, str]:

@@ -17,8 +17,7 @@ from games.chinese_poker.config import ChinesePokerConfig, make_config
 from games.chinese_poker.engine import GAME
 from games.engine import ConfigError, IllegalAction
 from games.tournament.busted import busted_seats
-
-from .test_engine import Table, types
+from tests.games.chinese_poker.helpers import Table, types
 
 TOURNEY = ChinesePokerConfig(unit=10, hand_fee=0, pause_seconds=5, away_deals=True)
 DECK_TEXT = [str(card) for card in DECK]

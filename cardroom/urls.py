@@ -113,6 +113,11 @@ urlpatterns = [
         tournament_console.tournament_cancel,
         name="operators-tournament-cancel",
     ),
+    path(
+        "operators/tournaments/<int:tournament_id>/bots/",
+        tournament_console.tournament_bots,
+        name="operators-tournament-bots",
+    ),
     path("operators/chat/<int:user_id>/mute/", chat_views.chat_mute, name="operators-chat-mute"),
     path(
         "operators/chat/<int:user_id>/unmute/",

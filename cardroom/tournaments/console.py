@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from importlib import import_module
 from typing import Any
 
 from django import forms
@@ -23,7 +22,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.language import said
@@ -34,7 +33,10 @@ from cardroom.operators.forms import DollarsField
 from cardroom.operators.views import operator_only
 from cardroom.presentation.names import preset_name
 from cardroom.tables.engines import engine_for
+from cardroom.tournaments.cancel import cancel_tournament
+from cardroom.tournaments.registration import fill_with_bots
 from cardroom.tournaments.selectors import ENTERED
+from cardroom.tournaments.templates import create_tournament
 from games.words import sentence_of
 
 __all__ = [
@@ -221,7 +223,10 @@ class CancelForm(forms.Form):
 
 def _rows() -> list[Tournament]:
     counted = Tournament.objects.annotate(
-        registered_count=Count("entries", filter=Q(entries__status__in=ENTERED))
+        registered_count=Count("entries", filter=Q(entries__status__in=ENTERED)),
+        bots_count=Count(
+            "entries", filter=Q(entries__status__in=ENTERED, entries__user__is_bot=True)
+        ),
     )
     live = counted.filter(status__in=(TournamentStatus.REGISTERING, TournamentStatus.RUNNING))
     done = counted.exclude(status__in=(TournamentStatus.REGISTERING, TournamentStatus.RUNNING))
@@ -244,16 +249,6 @@ def tournaments_console(request: HttpRequest) -> HttpResponse:
     return _page(request)
 
 
-def _templates() -> Any:
-    """The write side's templates (cardroom/tournaments/templates.py), imported when called."""
-    return import_module("cardroom.tournaments.templates")
-
-
-def _cancelling() -> Any:
-    """The write side's cancel (cardroom/tournaments/cancel.py), imported when called."""
-    return import_module("cardroom.tournaments.cancel")
-
-
 @operator_only
 @require_POST
 def tournament_new(request: HttpRequest) -> HttpResponse:
@@ -264,7 +259,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     actor: User = request.user  # type: ignore[assignment]
     try:
-        tournament = _templates().create_tournament(
+        tournament = create_tournament(
             name=data["name"],
             game=data["game"],
             preset=data["preset"],
@@ -317,7 +312,7 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return render(request, "operators/tournament_cancel.html", context)
     actor: User = request.user  # type: ignore[assignment]
     try:
-        _cancelling().cancel_tournament(tournament_id=tournament.pk, reason=reason, actor=actor)
+        cancel_tournament(tournament_id=tournament.pk, reason=reason, actor=actor)
     except ValueError as error:
         messages.error(request, said(sentence_of(error)))
     else:
@@ -325,5 +320,31 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
             request,
             _("%(name)s is cancelled; every entrant got their buy-in and fee back.")
             % {"name": tournament.name},
+        )
+    return redirect("operators-tournaments")
+
+
+@operator_only
+@require_POST
+def tournament_bots(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Seat house bots in a registering tournament: as many as its template allows that the
+    free seats hold (each bot pays its buy-in and fee as a player does)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        seated = fill_with_bots(tournament_id=tournament.pk, count=tournament.seats)
+    except ValueError as error:
+        messages.error(request, said(sentence_of(error)))
+        return redirect("operators-tournaments")
+    if seated:
+        text = ngettext(
+            "%(count)d house bot registered for %(name)s.",
+            "%(count)d house bots registered for %(name)s.",
+            len(seated),
+        ) % {"count": len(seated), "name": tournament.name}
+        messages.success(request, text)
+    else:
+        messages.error(
+            request,
+            _("%(name)s has no seat left for a house bot.") % {"name": tournament.name},
         )
     return redirect("operators-tournaments")

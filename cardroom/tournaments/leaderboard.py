@@ -87,6 +87,9 @@ def leaderboard(*, game: str, period: str, at: date) -> list[Row]:
             tournament__game=game,
             tournament__ended__gte=bounds.start,
             tournament__ended__lt=bounds.end,
+            # House bots take places (and the places below them count as such), but the
+            # boards rank people only.
+            user__is_bot=False,
         )
         .values("user_id", "user__username", "user__display_name")
         .annotate(

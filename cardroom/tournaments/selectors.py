@@ -17,6 +17,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from accounts.models import User
 from cardroom.models.tournaments import Entry, EntryStatus, Tournament, TournamentStatus
+from games.tournament.payouts import prize_table
 
 __all__ = [
     "LobbyTournament",
@@ -55,23 +56,13 @@ def prize_pool(tournament: Tournament, entrants: int) -> int:
 
 
 def prizes_by_place(pool: int, shares: Sequence[int]) -> list[int]:
-    """The pool split by the shares (basis points), in cents by place, summing to the pool
-    exactly: each place its share rounded down, the remainder to first place.
-
-    The same rule as ``games.tournament.payouts.prize_table``, which pays the prizes; the
-    pages show it before the tournament ends.
+    """The pool split by the shares (basis points), in cents by place: the prize table the
+    finish pays by (``games.tournament.payouts.prize_table``), shown before it ends.
 
     >>> prizes_by_place(6000, [6500, 3500])
     [3900, 2100]
-    >>> prizes_by_place(1001, [5000, 3000, 2000])
-    [501, 300, 200]
-    >>> prizes_by_place(0, [10000])
-    [0]
     """
-    prizes = [pool * int(share) // 10_000 for share in shares]
-    if prizes:
-        prizes[0] += pool - sum(prizes)
-    return prizes
+    return list(prize_table(pool, [int(share) for share in shares])) if shares else []
 
 
 def level_stakes(tournament: Tournament) -> tuple[int, int | None, int | None]:

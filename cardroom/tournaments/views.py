@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from importlib import import_module
 from typing import Any
 
 from django.contrib import messages
@@ -31,6 +30,7 @@ from accounts.models import User
 from cardroom.models import Game, Hand
 from cardroom.models.tournaments import Tournament, TournamentStatus
 from cardroom.tournaments.leaderboard import PERIODS, leaderboard, period_bounds
+from cardroom.tournaments.registration import register, unregister
 from cardroom.tournaments.selectors import (
     entrant_count,
     entrants,
@@ -187,17 +187,10 @@ def tournament_json(request: HttpRequest, tournament_id: int) -> JsonResponse:
     return JsonResponse(tournament_summary(_tournament(tournament_id)))
 
 
-def _registration() -> Any:
-    """The write side's registration services (cardroom/tournaments/registration.py),
-    imported when called: ``register`` and ``unregister``, whose refusals are ValueErrors
-    (``RegistrationRefused``) carrying a sentence in words."""
-    return import_module("cardroom.tournaments.registration")
-
-
 def _registering(request: HttpRequest, tournament_id: int, *, join: bool) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     user: User = request.user  # type: ignore[assignment]
-    service = _registration().register if join else _registration().unregister
+    service = register if join else unregister
     refused = False
     try:
         service(tournament_id=tournament.pk, user=user)

@@ -17,6 +17,7 @@ from accounts.services import user_create
 from cardroom.models import Table
 from cardroom.models.tournaments import Entry, EntryStatus, Tournament, TournamentStatus
 from cardroom.tables.runtime import table_create
+from cardroom.tournaments.templates import create_tournament
 from tests.e2e.accessibility import PHONE, overflow, serious_violations
 from tests.e2e.players import PASSWORD, WAIT_MS, operator_page
 from tests.live import live_server
@@ -156,3 +157,30 @@ def test_the_consoles_tournaments_page_in_a_browser(browser):
         assert "Nobody has registered: nothing is refunded." in page.inner_text("main")
         _checked(page, problems, "the cancel's confirmation")
     assert not problems, "\n" + json.dumps(problems, indent=1)
+
+
+def test_a_player_registers_and_unregisters_from_the_lobby(browser):
+    """The lobby's Register and Unregister answer in place: the note, the row's button and the
+    header's bankroll change together, and the entry and its money follow."""
+    sng = create_tournament(
+        name="E2E Real", game="guts", preset="survivor", seats=3, buy_in=1_000, fee=100,
+        chips=1_500,
+    )  # fmt: skip
+    user_create(username="ann", password=PASSWORD)
+    with live_server("e2e-register") as url:
+        page = _log_in(browser, url, "ann")
+        page.goto(f"{url}/lobby/")
+        row = "#lobby-tournaments tr:has-text('E2E Real')"
+        page.click(f"{row} button:has-text('Register')")
+        page.wait_for_selector(
+            "#tournament-note:has-text('You are registered for E2E Real.')", timeout=WAIT_MS
+        )
+        page.wait_for_selector(f"{row} button:has-text('Unregister')", timeout=WAIT_MS)
+        page.wait_for_selector("#bankroll:has-text('$989.00')", timeout=WAIT_MS)
+        assert Entry.objects.get(tournament=sng).status == EntryStatus.REGISTERED
+        assert serious_violations(page) == []
+        page.click(f"{row} button:has-text('Unregister')")
+        page.wait_for_selector("#tournament-note:has-text('no longer registered')", timeout=WAIT_MS)
+        page.wait_for_selector(f"{row} button:has-text('Register')", timeout=WAIT_MS)
+        page.wait_for_selector("#bankroll:has-text('$1,000.00')", timeout=WAIT_MS)
+        assert Entry.objects.get(tournament=sng).status == EntryStatus.UNREGISTERED

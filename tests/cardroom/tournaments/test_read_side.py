@@ -213,3 +213,14 @@ def test_a_players_tournament_figures(results):
     assert queries(lambda: tournament_figures(user=dan, period=Period())) == 1
     nothing = tournament_figures(user=dan, period=Period(start=datetime(2027, 1, 1, tzinfo=UTC)))
     assert (nothing.entered, nothing.net) == (0, 0)
+
+
+def test_house_bots_take_places_but_are_not_ranked(make_player):
+    bot = make_player("house-bot-1")
+    bot.is_bot = True
+    bot.save()
+    ann = make_player("ann")
+    ended = datetime(2026, 12, 2, 20, tzinfo=UTC)
+    finished(tournament("With a bot"), ended, [(bot, 1, 1_300, 20), (ann, 2, 700, 10)])
+    rows = leaderboard(game="guts", period="week", at=date(2026, 12, 3))
+    assert [(row.rank, row.player, row.points) for row in rows] == [(1, "ann", 10)]

@@ -92,8 +92,11 @@ def home(request: HttpRequest) -> HttpResponse:
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open tables with game, stakes, seats and pot; filtered by game and stakes (htmx); and
     the sit-and-go tournaments open or in play."""
-    tables = Table.objects.exclude(status=TableStatus.CLOSED).annotate(
-        taken=Count("seats", filter=Q(seats__left__isnull=True))
+    # A tournament's table is listed with its tournament (its stacks are chips), not here.
+    tables = (
+        Table.objects.exclude(status=TableStatus.CLOSED)
+        .filter(plays_for_chips=False)
+        .annotate(taken=Count("seats", filter=Q(seats__left__isnull=True)))
     )
     game = request.GET.get("game", "")
     if game in Game.values:

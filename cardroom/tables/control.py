@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from accounts.ledger import Posting, ledger_post
 from accounts.models import Transfer, TransferKind
-from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus
+from cardroom.models import Hand, HandEvent, Seat, Table, TableStatus, Tournament
 from cardroom.tables.announce import announce_on_commit
-from cardroom.tables.engines import engine_for
+from cardroom.tables.engines import Engine, engine_for
 from cardroom.tables.runtime import (
     Context,
     Outcome,
@@ -137,6 +137,19 @@ def table_close(*, table_id: int, tournament_over: bool = False) -> Outcome:
     return _resettle(table, timezone.now())
 
 
+def _level_kept(table: Table, engine: Engine, restored: Any, now: datetime) -> Any:
+    """A tournament's table voids back to its last rest with the stake of the level in play:
+    a level raised during the voided hand (waiting for the next hand there) is not undone by
+    the void. The level is the tournament's row's (cardroom/models/tournaments.py)."""
+    tournament = Tournament.objects.filter(table_id=table.pk).only("levels", "level").first()
+    if tournament is None or not tournament.levels:
+        return restored
+    level = tournament.levels[min(tournament.level, len(tournament.levels) - 1)]
+    action = {"kind": "level", "stake": int(level["ante"]), "now": now.timestamp()}
+    state, _ = engine.game.apply(restored, action)
+    return state
+
+
 @transaction.atomic
 def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     """Void the hand in play: every chip committed to it goes back, and the hand says why.
@@ -172,6 +185,8 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     ledger_post(reversals, table_id=table.pk, hand_id=hand.pk)
     engine = engine_for(table.game)
     restored = engine.game.load(table.rest_state)
+    if table.plays_for_chips:
+        restored = _level_kept(table, engine, restored, now)
     _match_seats(table, engine.game.view(restored, None), now)
     version = table.version + 1
     returned = sum(posting.amount for posting in reversals)
@@ -187,9 +202,9 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
     hand.dealt = hand.dealt or (table.open_hand_id == hand.pk and table.open_hand_dealt)
     hand.save(update_fields=["ended", "void_reason", "result", "dealt"])
     table.open_hand, table.open_hand_dealt = None, False
-    table.state = table.rest_state
+    table.state = engine.game.dump(restored) if table.plays_for_chips else table.rest_state
     table.version = version
-    journal_restore(table=table, version=version, state=table.rest_state)
+    journal_restore(table=table, version=version, state=table.state)
     deadline = moment_of(engine.game.deadline(restored))
     table.deadline = None if deadline is None else max(deadline, now)
     table.save()
@@ -277,11 +292,17 @@ def table_timers_set(*, table_id: int, timers: Mapping[str, Any]) -> dict[str, A
         )
     engine = engine_for(table.game)
     options = {**table.config, **timers}
-    config = engine.make_config(table.preset, options)
+    checked = engine.make_config(table.preset, options)  # the game's own checks of the values
     game = engine.game
     old_state = game.load(table.state)
     # table_timer_names found a config dataclass in it: every engine's state is a dataclass.
     assert dataclasses.is_dataclass(old_state) and not isinstance(old_state, type)
+    # Only the timers change in the config the table plays by: its stake may have moved on
+    # since the table was made (a tournament's levels), and Table.config has the first.
+    config = dataclasses.replace(
+        getattr(old_state, "config"),  # noqa: B009  (a dataclass's field, for mypy)
+        **{name: getattr(checked, name) for name in timers},
+    )
     new_state = dataclasses.replace(old_state, config=config)
     dumped = game.dump(new_state)
     unchanged = {k: v for k, v in game.dump(old_state).items() if k != "config"}

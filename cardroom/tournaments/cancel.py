@@ -15,6 +15,7 @@ import contextlib
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.ledger import ledger_post
 from accounts.models import User
 from cardroom.models import (
     Entry,
@@ -26,7 +27,7 @@ from cardroom.models import (
 )
 from cardroom.tables.control import hand_void, table_close
 from cardroom.tables.runtime import locked_table
-from cardroom.tournaments.money import refund_entry
+from cardroom.tournaments.money import entry_fee, refund_entry
 from games.engine import IllegalAction
 from games.words import words
 
@@ -48,6 +49,19 @@ def cancel_tournament(*, tournament_id: int, reason: str, actor: User | None = N
     reason = (reason or "").strip()
     if not reason:
         raise CancelRefused(words("say why the tournament is cancelled"))
+    # A tournament that starts between the read of its table and its row's lock is read
+    # again: the table's lock must come before the tournament's, as the runtime takes them.
+    for _ in range(3):
+        with contextlib.suppress(_StartedMeanwhile):
+            return _cancel(tournament_id, reason, actor)
+    raise CancelRefused(words("the tournament kept changing; try the cancel again"))
+
+
+class _StartedMeanwhile(Exception):
+    """The tournament got its table after it was read: roll back and read it again."""
+
+
+def _cancel(tournament_id: int, reason: str, actor: User | None) -> Tournament:
     with transaction.atomic():
         found = Tournament.objects.filter(pk=tournament_id).first()
         if found is None:
@@ -55,14 +69,20 @@ def cancel_tournament(*, tournament_id: int, reason: str, actor: User | None = N
         if found.table_id is not None:
             locked_table(found.table_id)  # the table's lock first, as the runtime takes them
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.table_id != found.table_id:
+            raise _StartedMeanwhile
         if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
             raise CancelRefused(
                 words("this tournament is over ({status}): nothing to cancel",
                       status=tournament.get_status_display())
             )  # fmt: skip
-        entries = list(Entry.objects.filter(tournament=tournament, status__in=PAID))
+        entries = list(
+            Entry.objects.filter(tournament=tournament, status__in=PAID).select_related("user")
+        )
+        # One posting for all: every account it touches is locked once, in the ledger's order,
+        # so a registration paying into the same accounts cannot deadlock with it.
+        ledger_post([posting for entry in entries for posting in refund_entry(tournament, entry)])
         for entry in entries:
-            refund_entry(tournament, entry)
             entry.status = EntryStatus.REFUNDED
             entry.save(update_fields=["status"])
         tournament.status = TournamentStatus.CANCELLED
@@ -83,7 +103,9 @@ def cancel_tournament(*, tournament_id: int, reason: str, actor: User | None = N
                 details={
                     "tournament": tournament.pk,
                     "refunded": len(entries),
-                    "cents": len(entries) * (tournament.buy_in + tournament.fee),
+                    "cents": sum(
+                        tournament.buy_in + entry_fee(tournament, entry) for entry in entries
+                    ),
                 },
                 reason=reason,
             )

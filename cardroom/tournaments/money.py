@@ -60,9 +60,16 @@ def _bankroll(entry: Entry) -> str:
     return account_code(kind=AccountKind.BANKROLL, user_id=entry.user_id)
 
 
+def entry_fee(tournament: Tournament, entry: Entry) -> int:
+    """The fee ``entry`` pays: the tournament's, but none for a house bot, whose money comes
+    from the cashier (a fee from it would be the house paying itself, counted as income)."""
+    return 0 if entry.user.is_bot else tournament.fee
+
+
 def pay_entry(tournament: Tournament, entry: Entry) -> None:
-    """The entry's buy-in into the prize pool and its fee to the house, both or neither
-    (LedgerError, in words, when the bankroll cannot pay them)."""
+    """The entry's buy-in into the prize pool and its fee to the house (none for a house
+    bot: :func:`entry_fee`), both or neither (LedgerError, in words, when the bankroll cannot
+    pay them)."""
     _open_accounts(tournament)
     bankroll = _bankroll(entry)
     memo = f"tournament {tournament.pk}"
@@ -70,28 +77,29 @@ def pay_entry(tournament: Tournament, entry: Entry) -> None:
         Posting(bankroll, prize_code(tournament), tournament.buy_in,
                 TransferKind.TOURNAMENT_BUY_IN, _key(tournament, entry, "buy-in"), memo),
     ]  # fmt: skip
-    if tournament.fee:
+    if fee := entry_fee(tournament, entry):
         postings.append(
-            Posting(bankroll, FEES, tournament.fee, TransferKind.TOURNAMENT_FEE,
+            Posting(bankroll, FEES, fee, TransferKind.TOURNAMENT_FEE,
                     _key(tournament, entry, "fee"), memo)
         )  # fmt: skip
     ledger_post(postings, actor=entry.user)
 
 
-def refund_entry(tournament: Tournament, entry: Entry) -> None:
-    """Give the entry's buy-in and fee back to the player's bankroll (``tourney_refund``)."""
+def refund_entry(tournament: Tournament, entry: Entry) -> list[Posting]:
+    """The postings that give the entry's buy-in and fee back to the player's bankroll
+    (``tourney_refund``); the caller posts them (a cancel posts every entry's together)."""
     bankroll = _bankroll(entry)
     memo = f"tournament {tournament.pk} refund"
     postings = [
         Posting(prize_code(tournament), bankroll, tournament.buy_in,
                 TransferKind.TOURNAMENT_REFUND, _key(tournament, entry, "refund-buy-in"), memo),
     ]  # fmt: skip
-    if tournament.fee:
+    if fee := entry_fee(tournament, entry):
         postings.append(
-            Posting(FEES, bankroll, tournament.fee, TransferKind.TOURNAMENT_REFUND,
+            Posting(FEES, bankroll, fee, TransferKind.TOURNAMENT_REFUND,
                     _key(tournament, entry, "refund-fee"), memo)
         )  # fmt: skip
-    ledger_post(postings)
+    return postings
 
 
 def pay_prizes(tournament: Tournament, prizes: Mapping[Entry, int]) -> None:

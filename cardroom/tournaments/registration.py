@@ -14,12 +14,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.ledger import LedgerError, account_for, cashier_account, ledger_transfer
+from accounts.ledger import LedgerError, account_for, cashier_account, ledger_post, ledger_transfer
 from accounts.models import AccountKind, TransferKind, User
 from accounts.selectors import bankroll_balance
 from accounts.services import user_create
 from cardroom.models import Entry, EntryStatus, Tournament, TournamentStatus
-from cardroom.responsible.checks import entry_refusal
+from cardroom.responsible.checks import entry_refusal, exclusion_refusal, limits_row
 from cardroom.tournaments.money import pay_entry, refund_entry
 from cardroom.tournaments.play import start
 from games.words import Money, words
@@ -52,7 +52,7 @@ def _enter(tournament: Tournament, user: User, now: datetime) -> Entry:
     taken = entries.count()
     if taken >= tournament.seats:
         raise RegistrationRefused(words("this tournament is full"))
-    cost = tournament.buy_in + tournament.fee
+    cost = tournament.buy_in + (0 if user.is_bot else tournament.fee)
     refusal = entry_refusal(user=user, amount=cost, now=now)
     if refusal:
         raise RegistrationRefused(refusal)
@@ -70,9 +70,28 @@ def _enter(tournament: Tournament, user: User, now: datetime) -> Entry:
         pay_entry(tournament, entry)
     except LedgerError as error:  # a race with the cashier: the bankroll changed meanwhile
         raise RegistrationRefused(str(error)) from error
-    if taken + 1 == tournament.seats:
+    if taken + 1 == tournament.seats and not _drop_excluded(tournament, now):
         start(tournament=tournament, now=now)
     return entry
+
+
+def _drop_excluded(tournament: Tournament, now: datetime) -> list[Entry]:
+    """Before the start: the entrants who have been excluded (self-exclusion, time-out)
+    since they registered are taken off with their buy-in and fee back, rather than seated
+    to have their chips anted away while they may not play; the seats they free are open
+    again. Returns them (none: the tournament may start)."""
+    dropped = []
+    entries = Entry.objects.filter(
+        tournament=tournament, status=EntryStatus.REGISTERED, user__is_bot=False
+    ).select_related("user")
+    for entry in entries:
+        if exclusion_refusal(limits_row(entry.user), now) is None:
+            continue
+        ledger_post(refund_entry(tournament, entry))
+        entry.status = EntryStatus.UNREGISTERED
+        entry.save(update_fields=["status"])
+        dropped.append(entry)
+    return dropped
 
 
 def register(*, tournament_id: int, user: User, now: datetime | None = None) -> Entry:
@@ -106,7 +125,7 @@ def unregister(*, tournament_id: int, user: User, now: datetime | None = None) -
             )
         if entry is None:
             raise RegistrationRefused(words("you are not registered for this tournament"))
-        refund_entry(tournament, entry)
+        ledger_post(refund_entry(tournament, entry))
         entry.status = EntryStatus.UNREGISTERED
         entry.save(update_fields=["status"])
         return entry
@@ -115,7 +134,9 @@ def unregister(*, tournament_id: int, user: User, now: datetime | None = None) -
 def _house_bot(index: int) -> User:
     """The house's ``index``-th tournament bot (created the first time: a user with
     ``is_bot``, as the tables' house bots are)."""
-    name = f"house-bot-{index}"
+    # Not the tables' house bots (``house-bot-N``, cardroom/clock/bots.py): one of those may
+    # be seated at a cash table while a tournament would seat it too.
+    name = f"sng-bot-{index}"
     user = User.objects.filter(username=name).first()
     return user or user_create(username=name, is_bot=True)
 
@@ -167,7 +188,7 @@ def fill_with_bots(*, tournament_id: int, count: int, now: datetime | None = Non
             index += 1
             if bot.pk in busy:
                 continue
-            _fund(bot, tournament.buy_in + tournament.fee, tournament)
+            _fund(bot, tournament.buy_in, tournament)  # a house bot pays no fee
             entries.append(_enter(tournament, bot, now))
             if tournament.status != TournamentStatus.REGISTERING:
                 break  # that bot filled the last seat: it has started

@@ -51,7 +51,10 @@ def entrant_count(tournament: Tournament) -> int:
 
 
 def prize_pool(tournament: Tournament, entrants: int) -> int:
-    """The prize pool in cents: every entrant's buy-in (the fees are the house's)."""
+    """The prize pool in cents: every entrant's buy-in (the fees are the house's); none
+    once cancelled (every buy-in went back)."""
+    if tournament.status == TournamentStatus.CANCELLED:
+        return 0
     return tournament.buy_in * entrants
 
 

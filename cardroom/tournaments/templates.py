@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from accounts.models import User
@@ -160,8 +161,9 @@ def create_tournament(
             )
         )
     seats = _whole("seats", seats, 2, 10)
-    buy_in = _whole("buy_in", buy_in, 1)
-    fee = _whole("fee", fee, 0)
+    # The whole pool may go to one winner in one transfer, which the ledger bounds.
+    buy_in = _whole("buy_in", buy_in, 1, settings.CARDROOM_MAX_TRANSFER_CENTS // seats)
+    fee = _whole("fee", fee, 0, settings.CARDROOM_MAX_TRANSFER_CENTS)
     chips = _whole("chips", chips, 1)
     bots = _whole("bots", bots, 0, seats - 1)
     if not isinstance(repeat, bool):

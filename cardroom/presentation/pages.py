@@ -84,9 +84,7 @@ def _without_refused(context: dict[str, Any]) -> None:
     bankroll."""
     for name in ("buttons", "decisions", "seat_controls"):
         if name in context:
-            context[name] = [
-                button for button in context[name] if button.kind not in CHIPS_REFUSED
-            ]
+            context[name] = [button for button in context[name] if button.kind not in CHIPS_REFUSED]
     context["sit_here"] = None
 
 

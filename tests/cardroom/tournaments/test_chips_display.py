@@ -193,3 +193,24 @@ def test_the_tournaments_page_keeps_its_buy_in_in_dollars(client, sng):
     client.force_login(sng.entries.get(user__username="ann").user)
     page = client.get(reverse("tournament", args=[sng.pk])).content.decode()
     assert "$10.00 + $1.00" in page
+
+
+def test_a_chinese_poker_tournaments_table_shows_its_units_in_chips(
+    client, seeded, make_tournament, make_player
+):
+    levels = [{"ante": 5, "minutes": 1}, {"ante": 20, "minutes": 1}]
+    sng = make_tournament(
+        game="chinese_poker", preset="unit-1", seats=3, chips=200, bots=1, levels=levels
+    )
+    fill_with_bots(tournament_id=sng.pk, count=1)
+    ann = make_player("ann")
+    for player in (ann, make_player("ben")):
+        register(tournament_id=sng.pk, user=player)
+    sng.refresh_from_db()
+    assert sng.table is not None and sng.table.plays_for_chips
+    client.force_login(ann)
+    page = client.get(reverse("table", args=[sng.table.pk])).content.decode()
+    rest = _without(page, 'id="bankroll"', "</a>")
+    rest = _without(rest, 'id="tournament-panel"', "</section>")
+    assert "$" not in rest
+    assert "200" in rest  # the stacks, in chips

@@ -23,7 +23,7 @@ from cardroom.realtime.consumers import TablePageConsumer
 from cardroom.tables.runtime import table_timeout
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
 from cardroom.tournaments.registration import fill_with_bots, register
-from games.words import Money, words
+from games.words import Money, say, words
 from tests.cardroom.history.hands import survivor_hand
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
 
@@ -214,3 +214,9 @@ def test_a_chinese_poker_tournaments_table_shows_its_units_in_chips(
     rest = _without(rest, 'id="tournament-panel"', "</section>")
     assert "$" not in rest
     assert "200" in rest  # the stacks, in chips
+
+
+def test_a_sentence_whose_translation_fails_keeps_its_chips():
+    sentence = words("the ante is {amount}", amount=Money(10))
+    broken = say(sentence, lambda template: "el ante es {missing}", chips_text)
+    assert broken == "the ante is 10"

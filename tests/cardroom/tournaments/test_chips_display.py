@@ -220,3 +220,17 @@ def test_a_sentence_whose_translation_fails_keeps_its_chips():
     sentence = words("the ante is {amount}", amount=Money(10))
     broken = say(sentence, lambda template: "el ante es {missing}", chips_text)
     assert broken == "the ante is 10"
+
+
+def test_the_ante_button_and_a_seat_that_owes_say_chips(sng):
+    ann = sng.entries.get(user__username="ann").user
+    snapshot = snapshot_from_db(sng.table)
+    state = state_frame(snapshot, ann.pk)
+    legal = [{"kind": "ante", "amount": 1000}, {"kind": "decline", "owed": 1500, "pays": 900}]
+    state = {**state, "you": {**(state.get("you") or {}), "legal_actions": legal}}
+    consumer = SimpleNamespace(language="en")
+    html = TablePageConsumer._regions(consumer, snapshot, state, 0)
+    assert "Ante 1,000" in html and "Pay 900 of 1,500 and sit out" in html
+    with translation.override("nb"):
+        nb = TablePageConsumer._regions(SimpleNamespace(language="nb"), snapshot, state, 0)
+    assert "$" not in _without(nb, 'id="bankroll"', "</a>")

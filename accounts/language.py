@@ -11,7 +11,9 @@ say amounts and the rules' sentences alike while accounts imports nothing of the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -26,6 +28,9 @@ __all__ = [
     "DAY_FORMATS",
     "MINUS",
     "MOMENT_FORMATS",
+    "cash_text",
+    "chips_text",
+    "counting_chips",
     "day_text",
     "moment_format",
     "moment_text",
@@ -41,7 +46,33 @@ __all__ = [
 MINUS = "\u2212"
 
 
+#: Whether the amounts being drawn are a tournament's chips (``Table.plays_for_chips``), not
+#: money: set for one render by :func:`counting_chips`. A context variable, so each thread and
+#: each socket's task has its own, and a cash table's render pays one read of it and no more.
+_CHIPS: ContextVar[bool] = ContextVar("counting_chips", default=False)
+
+
+@contextmanager
+def counting_chips(chips: bool) -> Iterator[None]:
+    """Within the block, :func:`money_text` (so ``format_cents``, the ``|cents`` filter and
+    :func:`said`) writes amounts as chips when ``chips`` (a tournament's table is drawn) and as
+    money otherwise; the render that reads a table sets it from ``table.plays_for_chips``.
+    Real money drawn inside such a block (the bankroll, a tournament's prizes) is written with
+    :func:`cash_text` (the ``|cash`` filter), which is always money."""
+    token = _CHIPS.set(chips)
+    try:
+        yield
+    finally:
+        _CHIPS.reset(token)
+
+
 def money_text(cents: int) -> str:
+    """An amount of the table being drawn: money (:func:`cash_text`) or, inside
+    :func:`counting_chips`, a tournament's chips (:func:`chips_text`)."""
+    return chips_text(cents) if _CHIPS.get() else cash_text(cents)
+
+
+def cash_text(cents: int) -> str:
     """Dollars and cents with the active language's separators; the currency stays the
     dollar: "$1,234.56" in English, "1.234,56 $" in Spanish, "1 234,56 $" in Norwegian; a
     negative amount starts with :data:`MINUS` ("−$5.00", "−5,00 $")."""
@@ -53,6 +84,16 @@ def money_text(cents: int) -> str:
     if (translation.get_language() or "en").startswith("en"):
         return f"{sign}${grouped}{decimal}{rest:02d}"
     return f"{sign}{grouped}{decimal}{rest:02d}\xa0$"
+
+
+def chips_text(count: int) -> str:
+    """A number of tournament chips, which are whole and not money: the number alone, grouped
+    as the active language groups its money ("1,500" in English, "1 500" in Spanish and
+    Norwegian, with a no-break space), with no currency sign, where a table's money would say
+    "$15.00"; a negative count starts with :data:`MINUS`."""
+    sign = MINUS if count < 0 else ""
+    thousands = str(formats.get_format("THOUSAND_SEPARATOR"))
+    return sign + f"{abs(int(count)):,}".replace(",", thousands)
 
 
 #: Each language's one way of writing a moment and a day (Django's date format characters,

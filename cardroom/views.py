@@ -14,6 +14,7 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from accounts.models import User
+from accounts.money import counting_chips
 from cardroom.chat import chat_panel
 from cardroom.history.history import hand_history
 from cardroom.history.past_hands import drawn
@@ -156,49 +157,55 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     """One table, drawn from the same partials the socket pushes."""
     table = get_object_or_404(Table, pk=table_id)
     user: User = request.user  # type: ignore[assignment]
-    context = table_page_context(table=table, user=user)
-    context["wait"] = panel_context(table, user)
-    context["chat"] = chat_panel(table_id=table.pk, user_id=user.pk)
-    context["viewer_id"] = user.pk
-    # A sit-and-go's table shows its tournament: drawn here, then polled (not pushed: the
-    # live path reads nothing more for it).
-    tournament = Tournament.objects.filter(table=table).first() if table.plays_for_chips else None
-    context["tournament_panel"] = tournament_panel_context(tournament) if tournament else None
-    return render(request, "cardroom/table.html", context)
+    # A sit-and-go's table counts chips: every amount of the table is drawn as chips.
+    with counting_chips(table.plays_for_chips):
+        context = table_page_context(table=table, user=user)
+        context["wait"] = panel_context(table, user)
+        context["chat"] = chat_panel(table_id=table.pk, user_id=user.pk)
+        context["viewer_id"] = user.pk
+        # A sit-and-go's table shows its tournament: drawn here, then polled (not pushed: the
+        # live path reads nothing more for it).
+        tournament = (
+            Tournament.objects.filter(table=table).first() if table.plays_for_chips else None
+        )
+        context["tournament_panel"] = tournament_panel_context(tournament) if tournament else None
+        return render(request, "cardroom/table.html", context)
 
 
 @login_required
 def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     """One hand's history as this user may read it, with the openings that prove its deck and
     every payment of the hand as the ledger recorded it (``payments``: money is public)."""
-    hand = get_object_or_404(Hand, table_id=table_id, number=number)
-    user: User = request.user  # type: ignore[assignment]
-    history = {**hand_history(hand=hand, user_id=user.pk), "payments": hand_payments(hand)}
-    if request.GET.get("format") == "json":
-        return JsonResponse(history)
-    said = [payment_words(payment) for payment in history["payments"]]
-    # The page leads with the hand's outcome: the replay's last step (who sat, the cards this
-    # user may see, each seat's net), built from the same redacted history, so it shows no
-    # card the events below would not.
-    replay = hand_replay(
-        hand=hand,
-        user_id=user.pk,
-        history=history,
-        payments=history["payments"],
-    )
-    context = {
-        "history": history,
-        "table": hand.table,
-        # A sit-and-go's hand names its tournament (one query, at its tables only).
-        "tournament": (
-            Tournament.objects.filter(table_id=table_id).first()
-            if hand.table.plays_for_chips
-            else None
-        ),
-        "payments_said": said,
-        "outcome": drawn(replay.steps[-1]),
-    }
-    return render(request, "cardroom/hand.html", context)
+    hand = get_object_or_404(Hand.objects.select_related("table"), table_id=table_id, number=number)
+    # A sit-and-go's hand counts chips: its amounts are drawn as chips.
+    with counting_chips(hand.table.plays_for_chips):
+        user: User = request.user  # type: ignore[assignment]
+        history = {**hand_history(hand=hand, user_id=user.pk), "payments": hand_payments(hand)}
+        if request.GET.get("format") == "json":
+            return JsonResponse(history)
+        said = [payment_words(payment) for payment in history["payments"]]
+        # The page leads with the hand's outcome: the replay's last step (who sat, the cards this
+        # user may see, each seat's net), built from the same redacted history, so it shows no
+        # card the events below would not.
+        replay = hand_replay(
+            hand=hand,
+            user_id=user.pk,
+            history=history,
+            payments=history["payments"],
+        )
+        context = {
+            "history": history,
+            "table": hand.table,
+            # A sit-and-go's hand names its tournament (one query, at its tables only).
+            "tournament": (
+                Tournament.objects.filter(table_id=table_id).first()
+                if hand.table.plays_for_chips
+                else None
+            ),
+            "payments_said": said,
+            "outcome": drawn(replay.steps[-1]),
+        }
+        return render(request, "cardroom/hand.html", context)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -5,7 +5,8 @@ package knows no language but English, so a sentence carries its template and it
 text is the English, and the site (accounts/language.py) says it again in the player's language
 from the same template, which ``makemessages`` extracts by the keyword ``words``.
 
-Values are formatted when the sentence is said: ``Money`` as dollars, a nested ``Sentence`` in
+Values are formatted when the sentence is said: ``Money`` as the sayer's ``money`` formats it
+(dollars, or a tournament's chips at its table: accounts/language.py), a nested ``Sentence`` in
 the same language, anything else as text.
 """
 
@@ -77,7 +78,9 @@ def sentence_of(error: BaseException) -> str:
 
 def say(text: str, translate: Callable[[str], str], money: Callable[[int], str] = dollars) -> str:
     """``text`` in another language: ``translate`` gives a template's translation, ``money``
-    formats cents. Plain text (not a Sentence) is translated as it is."""
+    formats a ``Money`` value (cents as dollars; the site passes its own formatting, which
+    says a tournament table's chips as chips). Plain text (not a Sentence) is translated as it
+    is."""
     if not isinstance(text, Sentence):
         return translate(str(text))
     values = {}
@@ -91,5 +94,6 @@ def say(text: str, translate: Callable[[str], str], money: Callable[[int], str] 
     try:
         return translate(text.template).format(**values)
     except (KeyError, IndexError, ValueError):
-        # A translation that names a field the template lacks: the English is still right.
-        return str(text)
+        # A translation that names a field the template lacks: the English is still right,
+        # with its values as ``money`` says them (a tournament's chips are not dollars).
+        return text.template.format(**values)

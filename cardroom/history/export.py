@@ -28,7 +28,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from accounts.models import Transfer, User
-from accounts.money import format_cents
+from accounts.money import counting_chips, format_cents
 from cardroom.history.deals import player_deals
 from cardroom.history.history import hand_history, seat_names
 from cardroom.history.replay_events import place_words
@@ -213,12 +213,15 @@ def _records(
                 ledger = books.setdefault(hand.table_id, LedgerBook(hand.table_id))
                 first = moves[0].pk if moves else first_transfer(hand)
                 start, _ = hand_start(hand, book=ledger, first=first)
-            history = _audit_history(hand) if audit else hand_history(hand=hand, user_id=viewer)
             payments = payments_json(map(movement_of, moves), seat_finder(hand, seats[hand.pk]))
-            replay = hand_replay(
-                hand=hand, user_id=viewer, history=history, start=start, payments=payments
-            )
-            record = _record(hand, history, replay.steps, viewer=viewer_name, audit=audit)
+            # A sit-and-go's hand says its amounts as chips (never around the yield: the
+            # generator's caller would count chips too).
+            with counting_chips(hand.table.plays_for_chips):
+                history = _audit_history(hand) if audit else hand_history(hand=hand, user_id=viewer)
+                replay = hand_replay(
+                    hand=hand, user_id=viewer, history=history, start=start, payments=payments
+                )
+                record = _record(hand, history, replay.steps, viewer=viewer_name, audit=audit)
             if audit:
                 record["deck"] = {
                     "cards": list((hand.deck or {}).get("deck", [])),
@@ -464,7 +467,13 @@ def text_hands(records: Iterable[Mapping[str, Any]]) -> Iterator[str]:
 
 
 def hand_text(record: Mapping[str, Any]) -> str:
-    """One hand in the style of the big rooms' hand histories (docs/hand-history.md)."""
+    """One hand in the style of the big rooms' hand histories (docs/hand-history.md); a
+    sit-and-go's hand (one naming its ``tournament``) in its chips."""
+    with counting_chips(bool(record.get("tournament"))):
+        return _hand_text(record)
+
+
+def _hand_text(record: Mapping[str, Any]) -> str:
     table = record["table"]
     started = datetime.fromisoformat(str(record["started"]).replace("Z", "+00:00"))
     # Translators: the first line of a hand in the text export: "Cardroom Hand #1-1: Survivor

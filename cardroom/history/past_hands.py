@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
-from accounts.language import said
+from accounts.language import counting_chips, said
 from accounts.models import AccountKind, Transfer, User
 from cardroom.history.export import (
     Period,
@@ -58,25 +58,27 @@ def hand_replay_page(request: HttpRequest, table_id: int, number: int) -> HttpRe
     """A hand step by step, as this user may see it (the hand page's rules); ``?step=N`` draws
     step N without the script, which otherwise steps through the embedded steps itself."""
     hand = get_object_or_404(Hand.objects.select_related("table"), table_id=table_id, number=number)
-    user: User = request.user  # type: ignore[assignment]
-    replay = hand_replay(hand=hand, user_id=user.pk)
-    last = len(replay.steps) - 1
-    try:
-        index = min(max(int(request.GET.get("step", 0)), 0), last)
-    except ValueError:
-        index = 0
-    context = {
-        "table": hand.table,
-        "hand": hand,
-        "title": game_title(hand.table),
-        "stakes": stakes_words(hand.table),
-        "steps": replay.steps,
-        "step": drawn(replay.steps[index]),
-        "previous": max(index - 1, 0),
-        "next": min(index + 1, last),
-        "last": last,
-    }
-    return render(request, "cardroom/replay.html", context)
+    # A sit-and-go's hand counts chips: its steps' amounts are drawn as chips.
+    with counting_chips(hand.table.plays_for_chips):
+        user: User = request.user  # type: ignore[assignment]
+        replay = hand_replay(hand=hand, user_id=user.pk)
+        last = len(replay.steps) - 1
+        try:
+            index = min(max(int(request.GET.get("step", 0)), 0), last)
+        except ValueError:
+            index = 0
+        context = {
+            "table": hand.table,
+            "hand": hand,
+            "title": game_title(hand.table),
+            "stakes": stakes_words(hand.table),
+            "steps": replay.steps,
+            "step": drawn(replay.steps[index]),
+            "previous": max(index - 1, 0),
+            "next": min(index + 1, last),
+            "last": last,
+        }
+        return render(request, "cardroom/replay.html", context)
 
 
 def drawn(step: dict[str, Any]) -> dict[str, Any]:

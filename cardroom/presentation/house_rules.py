@@ -174,7 +174,8 @@ def house_rules(table: Table) -> list[str]:
                 )
             )
     basis_points = getattr(config, "rake_basis_points", None)
-    if basis_points is not None:
+    # A tournament's table takes no rake from its chips (the house has the fees).
+    if basis_points is not None and not table.plays_for_chips:
         cap = getattr(config, "rake_cap", 0)
         whole, part = divmod(int(basis_points), 100)
         rate = f"{whole}.{part:02d}".rstrip("0").rstrip(".")

@@ -13,11 +13,13 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 __all__ = [
     "FAMILY_NAMES",
+    "MONEY_PRESETS",
     "OPTION_VALUE_NAMES",
     "PRESET_NAMES",
     "family_name",
     "option_value_name",
     "preset_name",
+    "table_preset_name",
 ]
 
 #: Names that are the games' own (Monte Carlo, Kitty, 3-5-7...) stay as they are in every
@@ -140,6 +142,19 @@ def preset_name(preset: str) -> str:
     if name:
         return str(name)
     return preset.replace("_", " ").replace("-", " ").capitalize()
+
+
+#: Presets whose names are a stake in money ("$1 a unit"): at a tournament's table, which plays
+#: for chips at the stake of its level, the name is not said (:func:`table_preset_name`).
+MONEY_PRESETS = frozenset(name for name in PRESET_NAMES if name.startswith("unit-"))
+
+
+def table_preset_name(preset: str, *, plays_for_chips: bool) -> str:
+    """A table's preset as its pages name it: :func:`preset_name`, or "" at a tournament's
+    table for a preset named by a stake in money, which is not its stake there."""
+    if not preset or (plays_for_chips and preset in MONEY_PRESETS):
+        return ""
+    return preset_name(preset)
 
 
 def option_value_name(option: str, value: Any) -> str:

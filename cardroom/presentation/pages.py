@@ -19,6 +19,7 @@ from cardroom.presentation import describe_table
 from cardroom.presentation.house_rules import house_rules
 from cardroom.presentation.howto import GAME_PAGES
 from cardroom.presentation.payment_words import payments_said
+from cardroom.tables.chips import CHIPS_REFUSED
 from cardroom.tables.hand_log import SUMMARIES
 from cardroom.tables.snapshots import snapshot_from_db, state_frame, table_from
 
@@ -52,6 +53,8 @@ def page_context(
     page's socket draws every push in memory."""
     table = table_from(snapshot)
     context = describe_table(state)
+    if table.plays_for_chips:
+        _without_refused(context)
     _top_up_within(context, bankroll_cents)
     recent = [_in_words(hand) for hand in snapshot.get("recent", [])]
     shown = shown_result(context, recent, snapshot.get("commitment"))
@@ -73,6 +76,16 @@ def page_context(
         oob=oob,
     )
     return context
+
+
+def _without_refused(context: dict[str, Any]) -> None:
+    """A tournament's table offers no control its runtime refuses there (sitting down, a
+    top-up, leaving: cardroom/tables/chips.py), nor their amounts typed in dollars from the
+    bankroll."""
+    for name in ("buttons", "decisions", "seat_controls"):
+        if name in context:
+            context[name] = [button for button in context[name] if button.kind not in CHIPS_REFUSED]
+    context["sit_here"] = None
 
 
 def _top_up_within(context: dict[str, Any], bankroll_cents: int) -> None:

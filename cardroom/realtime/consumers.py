@@ -29,7 +29,7 @@ from django.db import DatabaseError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from accounts.language import said, scope_language
+from accounts.language import counting_chips, said, scope_language
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
 from cardroom.models import Seat, Table
@@ -182,7 +182,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def say(self, text: str) -> str:
         """A sentence of the rules (or a plain message) in this socket's language."""
-        with translation.override(self.language):
+        chips = bool(self.snapshot and self.snapshot.get("plays_for_chips"))
+        with translation.override(self.language), counting_chips(chips):
             return said(text)
 
     def close_reason(self, reason: str) -> str | None:
@@ -480,7 +481,8 @@ class TablePageConsumer(PageChat, _TableConsumer):
     def _regions(self, snapshot: dict[str, Any], state: dict[str, Any], bankroll: int) -> str:
         """The page's regions for this viewer, in this socket's language: the context and the
         template in one thread, since the active language belongs to a thread."""
-        with translation.override(self.language):
+        chips = bool(snapshot.get("plays_for_chips"))  # a sit-and-go's table counts chips
+        with translation.override(self.language), counting_chips(chips):
             context = page_context(
                 snapshot=snapshot, state=state, bankroll_cents=bankroll, oob=True
             )

@@ -43,8 +43,9 @@ Snapshot = JSON
 #: One viewer's ``state`` message: ``{"type": "state", "version", "table": view, "you"}``.
 Frame = JSON
 
-#: Table fields a snapshot carries (what the frames and the page's regions show).
-TABLE_FIELDS = ("name", "game", "preset", "config", "stakes", "status")
+#: Table fields a snapshot carries (what the frames and the page's regions show);
+#: ``plays_for_chips`` says whether its amounts are drawn as a tournament's chips.
+TABLE_FIELDS = ("name", "game", "preset", "config", "stakes", "status", "plays_for_chips")
 #: Loaded game states by the stamp of the snapshot that carried them, shared by every viewer of
 #: the process: loading the JSON state is the costly part of a frame, and the same for all.
 _LOADED: OrderedDict[str, TableState] = OrderedDict()
@@ -96,7 +97,8 @@ def commitment_of(hand: Hand | None) -> JSON | None:
 
 def table_from(snapshot: Snapshot) -> Table:
     """An unsaved Table carrying the snapshot's fields, for templates that draw a table."""
-    fields = {name: snapshot[name] for name in TABLE_FIELDS}
+    # A snapshot made before a field was carried gives the model's default.
+    fields = {name: snapshot[name] for name in TABLE_FIELDS if name in snapshot}
     return Table(pk=snapshot["id"], version=snapshot["version"], state=snapshot["state"], **fields)
 
 

@@ -11,7 +11,7 @@ from django.utils.formats import number_format
 from django.utils.translation import ngettext
 
 from cardroom.models import Game, Table
-from cardroom.presentation.names import preset_name
+from cardroom.presentation.names import preset_name, table_preset_name
 
 register = template.Library()
 
@@ -32,6 +32,13 @@ def get_item(mapping: dict[Any, Any], key: Any) -> Any:
 def preset_words(preset: str) -> str:
     """A preset's name as people read it (cardroom/presentation/names.py)."""
     return preset_name(preset)
+
+
+@register.filter
+def table_preset_words(table: Table) -> str:
+    """A table's preset as its pages name it, "" when not said: a tournament's table does not
+    name a preset by a stake in money (cardroom/presentation/names.py)."""
+    return table_preset_name(table.preset, plays_for_chips=table.plays_for_chips)
 
 
 @register.filter

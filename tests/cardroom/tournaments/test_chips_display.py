@@ -167,14 +167,16 @@ def test_event_words_follow_the_render(sng):
         assert event_words(event, {1: "ben"}) == "ben won 1,500"
 
 
-def test_the_lobby_shows_the_tournament_tables_stakes_in_chips(client, sng, survivor_table):
-    client.force_login(sng.entries.get(user__username="ann").user)
-    page = client.get(reverse("lobby")).content.decode()
-    rows = page[page.index("<tbody") :]
-    sng_row = rows[rows.index(reverse("table", args=[sng.table.pk])) :]
+def test_the_consoles_live_rows_show_the_tournament_tables_stakes_in_chips(
+    as_user, operator, sng, survivor_table
+):
+    # The players' lobby lists a tournament's table only under its tournament; the operators'
+    # live rows list every table, each in its own unit.
+    rows = as_user(operator).get(reverse("operators-rows")).content.decode()
+    sng_row = rows[rows.index(f'id="live-table-{sng.table.pk}"') :]
     sng_row = sng_row[: sng_row.index("</tr>")]
-    assert not DOLLARS.search(sng_row) and f">{sng.table.stakes:,}<" in sng_row
-    cash_row = rows[rows.index(reverse("table", args=[survivor_table.pk])) :]
+    assert not DOLLARS.search(sng_row)
+    cash_row = rows[rows.index(f'id="live-table-{survivor_table.pk}"') :]
     assert DOLLARS.search(cash_row[: cash_row.index("</tr>")])
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.ledger import LedgerError, account_for, cashier_account, ledger_transfer
 from accounts.models import Account, AccountKind, Transfer, TransferKind, User
-from accounts.selectors import reload_offer
+from accounts.selectors import bankroll_balance, reload_offer
 from games.words import Money, words
 
 __all__ = [
@@ -162,4 +162,21 @@ def seat_cash_out(
         idempotency_key=idempotency_key,
         table_id=table_id,
         actor=user,
+    )
+
+
+def bot_fund(*, bot: User, amount: int, idempotency_key: str) -> Transfer | None:
+    """A house bot draws from the cashier what its bankroll lacks of ``amount`` cents (a
+    ``grant``); None when it has enough. Bots' money is the house's play money: it enters
+    play from the cashier, as a player's first grant does."""
+    short = amount - bankroll_balance(user=bot)
+    if short <= 0:
+        return None
+    return ledger_transfer(
+        source=cashier_account(),
+        target=account_for(kind=AccountKind.BANKROLL, user=bot),
+        amount=short,
+        kind=TransferKind.GRANT,
+        idempotency_key=idempotency_key,
+        memo="house bot bankroll",
     )

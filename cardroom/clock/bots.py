@@ -17,10 +17,9 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.ledger import LedgerError, account_for, cashier_account, ledger_transfer
-from accounts.models import AccountKind, TransferKind, User
-from accounts.selectors import bankroll_balance
-from accounts.services import user_create
+from accounts.ledger import LedgerError
+from accounts.models import User
+from accounts.services import bot_fund, user_create
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.tables.runtime import table_act
 from cardroom.tables.selectors import table_state
@@ -146,20 +145,6 @@ def _bot_user(index: int) -> User:
     return user or user_create(username=name, is_bot=True)
 
 
-def _fund(bot: User, amount: int) -> None:
-    """House bots draw play money from the cashier when their bankroll runs low."""
-    short = amount - bankroll_balance(user=bot)
-    if short > 0:
-        ledger_transfer(
-            source=cashier_account(),
-            target=account_for(kind=AccountKind.BANKROLL, user=bot),
-            amount=short,
-            kind=TransferKind.GRANT,
-            idempotency_key=f"bot-fund:u{bot.pk}:{timezone.now().timestamp()}",
-            memo="house bot bankroll",
-        )
-
-
 def _fill_seats(table: Table, view: dict[str, Any]) -> None:
     seated = Seat.objects.filter(table=table, left__isnull=True)
     bots_there = seated.filter(user__is_bot=True).count()
@@ -181,7 +166,11 @@ def _fill_seats(table: Table, view: dict[str, Any]) -> None:
         buy_in = max(least, 1) * 2
         if legal["sit"].get("max"):
             buy_in = min(buy_in, legal["sit"]["max"])
-        _fund(bot, buy_in)
+        bot_fund(
+            bot=bot,
+            amount=buy_in,
+            idempotency_key=f"bot-fund:u{bot.pk}:{timezone.now().timestamp()}",
+        )
         table_act(table_id=table.pk, user=bot, action={"kind": "sit", "buy_in": buy_in})
         bots_there += 1
         free.pop()

@@ -14,10 +14,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.ledger import LedgerError, account_for, cashier_account, ledger_post, ledger_transfer
-from accounts.models import AccountKind, TransferKind, User
+from accounts.ledger import LedgerError, ledger_post
+from accounts.models import User
 from accounts.selectors import bankroll_balance
-from accounts.services import user_create
+from accounts.services import bot_fund, user_create
 from cardroom.models import Entry, EntryStatus, Tournament, TournamentStatus
 from cardroom.responsible.checks import entry_refusal, exclusion_refusal, limits_row
 from cardroom.tournaments.money import pay_entry, refund_entry
@@ -141,21 +141,6 @@ def _house_bot(index: int) -> User:
     return user or user_create(username=name, is_bot=True)
 
 
-def _fund(bot: User, amount: int, tournament: Tournament) -> None:
-    """A house bot draws what its entry costs from the cashier (cardroom/clock/bots.py funds
-    the tables' bots the same way)."""
-    short = amount - bankroll_balance(user=bot)
-    if short > 0:
-        ledger_transfer(
-            source=cashier_account(),
-            target=account_for(kind=AccountKind.BANKROLL, user=bot),
-            amount=short,
-            kind=TransferKind.GRANT,
-            idempotency_key=f"tourney:n{tournament.pk}:bot-fund:u{bot.pk}",
-            memo="house bot bankroll",
-        )
-
-
 def fill_with_bots(*, tournament_id: int, count: int, now: datetime | None = None) -> list[Entry]:
     """Register up to ``count`` house bots, within the seats the tournament lets bots fill
     (``bots_allowed``, less the bots already in) and the seats still free; returns their
@@ -188,7 +173,12 @@ def fill_with_bots(*, tournament_id: int, count: int, now: datetime | None = Non
             index += 1
             if bot.pk in busy:
                 continue
-            _fund(bot, tournament.buy_in, tournament)  # a house bot pays no fee
+            # A house bot pays no fee: the buy-in is all it needs.
+            bot_fund(
+                bot=bot,
+                amount=tournament.buy_in,
+                idempotency_key=f"tourney:n{tournament.pk}:bot-fund:u{bot.pk}",
+            )
             entries.append(_enter(tournament, bot, now))
             if tournament.status != TournamentStatus.REGISTERING:
                 break  # that bot filled the last seat: it has started

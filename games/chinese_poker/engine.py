@@ -87,6 +87,7 @@ from games.chinese_poker.views import legal_actions, suggestion, view
 from games.engine import ConfigError, Event, IllegalAction, seat_order
 from games.events import LevelRaised
 from games.time_bank import expire, next_deadline
+from games.tournament.levels import level_action_stake
 from games.words import Money, sentence_of, words
 
 __all__ = ["GAME", "ChinesePokerGame", "eligible_seats", "new_table"]
@@ -328,12 +329,7 @@ def _sitting_out(state: ChinesePokerState, number: int) -> bool:
 def _level(state: ChinesePokerState, action: Mapping[str, Any]) -> Outcome:
     """A tournament's level: the unit becomes ``stake``, at once between hands, else when the
     hand being played ends."""
-    stake = action.get("stake")
-    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 1:
-        raise IllegalAction(
-            words("'stake' must be a whole number of chips of at least 1, not {value}",
-                  value=repr(stake))
-        )  # fmt: skip
+    stake = level_action_stake(action)
     try:
         raised = raised_config(state.config, stake)
     except ConfigError as error:

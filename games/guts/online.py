@@ -79,6 +79,7 @@ from games.guts.rounds import (
     with_stack,
 )
 from games.guts.table import OnlineState, Seat
+from games.tournament.levels import level_action_stake
 from games.words import Money, sentence_of, words
 
 __all__ = ["ACTIONS", "apply", "seat_player"]
@@ -318,12 +319,7 @@ def _timeout(
 def _level(state: OnlineState, action: Mapping[str, Any], now: float) -> tuple[OnlineState, Events]:
     """A tournament's level: the ante becomes ``stake`` from the next ante call (at once at a
     table waiting for players). No seat: the runtime sends it."""
-    stake = action.get("stake")
-    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 1:
-        raise IllegalAction(
-            words("'stake' must be a whole number of chips of at least 1, not {value}",
-                  value=repr(stake))
-        )  # fmt: skip
+    stake = level_action_stake(action)
     try:
         raised = raised_config(state.config, stake)
     except ConfigError as error:

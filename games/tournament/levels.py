@@ -11,9 +11,10 @@ tournament; each lasts its minutes; the last never ends. The stake never goes do
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from games.engine import ConfigError
+from games.engine import ConfigError, IllegalAction
 from games.words import words
 
 __all__ = ["DEFAULT_MINUTES", "MAX_LEVELS", "MAX_MINUTES", "default_levels", "validate_levels"]
@@ -136,3 +137,15 @@ def default_levels(
     while antes[-1] * 5 < chips and len(antes) < MAX_LEVELS:
         antes.append(max(_round_up(antes[-1] * 3 // 2), antes[-1] + 1))
     return validate_levels([{"ante": ante, "minutes": minutes} for ante in antes])
+
+
+def level_action_stake(action: Mapping[str, Any]) -> int:
+    """The ``stake`` of a ``level`` action (the runtime's, at a tournament's table): whole
+    chips, at least 1; IllegalAction in words otherwise. Every game takes it the same way."""
+    stake = action.get("stake")
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 1:
+        raise IllegalAction(
+            words("'stake' must be a whole number of chips of at least 1, not {value}",
+                  value=repr(stake))
+        )  # fmt: skip
+    return stake

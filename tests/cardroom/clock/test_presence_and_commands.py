@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.selectors import bankroll_balance
 from cardroom.clock.clock import presence_sweep
-from cardroom.models import Seat, Table
+from cardroom.models import Seat, Table, Tournament
 from cardroom.realtime.auth import token_user
 
 pytestmark = pytest.mark.django_db
@@ -94,6 +94,8 @@ def test_seed_demo_is_safe_to_run_twice():
     call_command("seed_demo", stdout=StringIO())
     call_command("seed_demo", stdout=StringIO())
     assert Table.objects.filter(name="Survivor $1").count() == 1
+    # One demo sit-and-go open for registration, however often it runs.
+    assert Tournament.objects.filter(name="Survivor sit-and-go").count() == 1
 
 
 def test_the_clock_sleeps_until_the_next_deadline_but_polls_at_least_every_200_ms(

@@ -127,6 +127,11 @@ MONEY: dict[str, Promise] = {
 }
 
 
+#: What a tournament's table does not say: its stake and match cap rise by level (its panel
+#: says the level's), and nobody buys in at it (everyone starts with the tournament's chips).
+CASH_ONLY = frozenset({"ante", "match_cap", "min_buy_in", "max_buy_in"})
+
+
 def _usual_buy_in(config: Any) -> int:
     """The seeds' rooms' least buy-in, 100 antes (0 for a game without an ante)."""
     return SEED_MIN_BUY_IN_ANTES * int(getattr(config, "ante", 0) or 0)
@@ -149,6 +154,8 @@ def house_rules(table: Table) -> list[str]:
         return []
     lines = []
     for name, template in MONEY.items():
+        if table.plays_for_chips and name in CASH_ONLY:
+            continue
         value = getattr(config, name, None)
         if name == "min_buy_in" and value and value < _usual_buy_in(config):
             lines.append(_lower_buy_in(value, _usual_buy_in(config)))

@@ -42,6 +42,13 @@ def table_preset_words(table: Table) -> str:
 
 
 @register.filter
+def tournament_preset_words(preset: str) -> str:
+    """A sit-and-go's preset as its pages name it: "" for one named by a stake in money (a
+    tournament's stake is its levels')."""
+    return table_preset_name(preset, plays_for_chips=True)
+
+
+@register.filter
 def game_words(game: str) -> str:
     """A game's name: ``classic_guts`` → "Classic Guts"."""
     return str(Game(game).label) if game in Game.values else game

@@ -19,6 +19,7 @@ from cardroom.clock.bots import THINK_RANGE, bots_sweep
 from cardroom.history.export import hand_records, hand_text
 from cardroom.models import Hand, HandEvent, Tournament
 from cardroom.presentation.event_words import event_words
+from cardroom.presentation.house_rules import house_rules
 from cardroom.realtime.consumers import TablePageConsumer
 from cardroom.tables.runtime import table_timeout
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
@@ -120,7 +121,7 @@ def test_the_table_page_shows_chips_and_the_money_around_it_stays_money(client, 
     assert "$" not in rest
     for stack in _stacks(sng.table):
         assert f"{stack:,}" in rest
-    assert "Ante 10." in rest and "Rake" not in rest  # the house rules, in chips, no rake
+    assert "Rake" not in rest and "Buy in" not in rest  # no rake, nobody buys in there
     # Nothing the runtime refuses there is offered (a top-up typed in dollars, leaving).
     assert 'name="kind" value="top_up"' not in rest and "Leave table" not in rest
 
@@ -236,3 +237,21 @@ def test_the_ante_button_and_a_seat_that_owes_say_chips(sng):
     with translation.override("nb"):
         nb = TablePageConsumer._regions(SimpleNamespace(language="nb"), snapshot, state, 0)
     assert "$" not in _without(nb, 'id="bankroll"', "</a>")
+
+
+def test_a_tournaments_house_rules_say_no_buy_in_nor_a_first_levels_stake(sng, survivor_table):
+    rules = " ".join(house_rules(sng.table))
+    # Nobody buys in there, and the stake is the level's (the panel's), not the first one's.
+    assert "Buy in" not in rules and "Ante" not in rules and "capped" not in rules
+    assert "Rake" not in rules
+    cash = " ".join(house_rules(survivor_table))
+    assert "Buy in with at least" in cash and "Ante $" in cash
+
+
+def test_a_chinese_poker_sit_and_go_names_no_money_preset(client, make_tournament):
+    sng = make_tournament(game="chinese_poker", preset="unit-1", seats=3, chips=2_000)
+    page = client.get(reverse("tournament", args=[sng.pk])).content.decode()
+    lobby = client.get(reverse("tournament-rows")).content.decode()
+    for text in (page, lobby):
+        assert "Chinese Poker" in text
+        assert "a unit" not in text

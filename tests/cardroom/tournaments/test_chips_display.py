@@ -255,3 +255,12 @@ def test_a_chinese_poker_sit_and_go_names_no_money_preset(client, make_tournamen
     for text in (page, lobby):
         assert "Chinese Poker" in text
         assert "a unit" not in text
+
+
+def test_your_hands_says_a_tournament_hand_was_for_chips_not_even(client, sng):
+    client.force_login(sng.entries.get(user__username="ann").user)
+    page = client.get(reverse("my-hands")).content.decode()
+    row = page[page.index(reverse("hand", args=[sng.table.pk, sng.hand.number])) :]
+    row = row[: row.index("</tr>")]
+    assert "tournament chips" in row
+    assert "even" not in row and not DOLLARS.search(row)

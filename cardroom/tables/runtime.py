@@ -58,7 +58,7 @@ from cardroom.storage.rows import (
     table_row_locked,
 )
 from cardroom.tables.announce import announce_on_commit
-from cardroom.tables.chips import CHIPS_REFUSED, Settling, chips_at_rest, chips_refusal
+from cardroom.tables.chips import Settling, chips_at_rest, chips_refusal
 from cardroom.tables.engines import Engine, TableState, engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
@@ -361,11 +361,9 @@ def _apply_to(
             raise IllegalAction(words("too late: the deadline for this decision has passed"))
     if table.status == TableStatus.CLOSED:
         raise IllegalAction(words("this table is closed"))
-    if table.plays_for_chips and action["kind"] in CHIPS_REFUSED and not house_seat:
+    if table.plays_for_chips and not house_seat and (refusal := chips_refusal(action["kind"])):
         # Whoever asks (the player, the presence sweep, an operator): a tournament's player
         # stays until out of chips (cardroom/tables/chips.py).
-        refusal = chips_refusal(action["kind"])
-        assert refusal is not None
         raise IllegalAction(refusal)
     if action["kind"] == "timeout" and (table.deadline is None or now < table.deadline):
         # The table's deadline is the clock's authority: a held clock has none.

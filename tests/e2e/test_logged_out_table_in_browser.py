@@ -28,10 +28,10 @@ def test_a_logged_out_table_page_goes_to_the_login_and_a_renewed_one_comes_back(
         # A password changed in another tab of the same browser: this tab's session key was
         # renewed, so its socket is refused, and the reload brings the table back.
         ann = enter_table(browser, url, "ann", TABLE).page
+        loads = count_loads(ann)
         change_password(ann.context.new_page(), url, PASSWORD, "a-new-e2e-passphrase-2")
         time.sleep(LOGIN_CHECK_SECONDS + 0.2)  # another process: its clock cannot be set
-        with ann.expect_navigation(timeout=WAIT_MS):
-            ann.click("form.action-sit button")
+        click_until_loaded_again(ann, loads)
         ann.wait_for_selector("#connection.ok", timeout=WAIT_MS)
         assert f"/tables/{table.pk}/" in ann.url
         assert not Seat.objects.filter(table=table).exists()
@@ -45,18 +45,35 @@ def test_a_logged_out_table_page_goes_to_the_login_and_a_renewed_one_comes_back(
         laptop.click("button[type=submit]")
         laptop.wait_for_url(lambda address: "/accounts/login/" not in address, timeout=WAIT_MS)
         change_password(laptop, url, "a-new-e2e-passphrase-2", "a-third-e2e-passphrase-3")
+        loads.clear()
         time.sleep(LOGIN_CHECK_SECONDS + 0.2)
-        # The page goes to the login at its next click, or before it when the check of a socket
-        # that only listens (every 10 seconds) finds the login gone first: on a loaded machine
-        # that check can win the race, and the click then finds no table to click on.
-        if "/accounts/login/" not in ann.url:
-            try:
-                with ann.expect_navigation(timeout=WAIT_MS):
-                    ann.click("form.action-sit button", timeout=WAIT_MS)
-            except PlaywrightTimeoutError:
-                pass  # already gone to the login: the wait below says so, or fails
+        click_until_loaded_again(ann, loads)
         ann.wait_for_url(lambda address: "/accounts/login/" in address, timeout=WAIT_MS)
         assert not Seat.objects.filter(table=table).exists()
+
+
+def count_loads(page) -> list[str]:
+    """The addresses the page's main frame loads from now on, appended as they come."""
+    loads: list[str] = []
+    page.on("framenavigated", lambda frame: frame == page.main_frame and loads.append(frame.url))
+    return loads
+
+
+def click_until_loaded_again(page, loads: list[str]) -> None:
+    """Click the table's Sit until the page loads again. The page loads again at its next click
+    (4401), or before it when the freshness round's check of a socket that only listens (every
+    10 seconds) finds the login gone first: that check can win the race, and a click on the
+    page it loaded would then sit the player down (renewed) or find no table (logged out)."""
+    if not loads:
+        try:
+            with page.expect_navigation(timeout=WAIT_MS):
+                page.click("form.action-sit button", timeout=WAIT_MS)
+        except PlaywrightTimeoutError:
+            pass  # loaded again meanwhile: the wait below says so, or fails
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not loads and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert loads, "the page never loaded again after its login was taken away"
 
 
 def change_password(page, url: str, old: str, new: str) -> None:

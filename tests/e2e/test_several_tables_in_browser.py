@@ -83,8 +83,9 @@ def test_viewing_one_table_the_strip_marks_the_other_tables_turn(browser):
         page.wait_for_function(
             "window.__notes.indexOf('Your turn at E2E Beta') >= 0", timeout=WAIT_MS
         )
-        # Beta's own tab does not notify the table it shows.
-        assert other.evaluate("window.__notes") == []
+        # Beta's own tab does not notify the table it shows (it may notify Alpha's ante call,
+        # which is not in view there, depending on when that call came).
+        assert "Your turn at E2E Beta" not in other.evaluate("window.__notes")
         page.wait_for_selector("#my-tables-said:has-text('Your turn at E2E Beta')")
 
         # Alpha's ante, posted on its page, takes Alpha's mark away; Beta's stays.

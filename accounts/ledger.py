@@ -27,10 +27,12 @@ __all__ = [
     "Posting",
     "account_code",
     "account_for",
+    "account_open",
     "cashier_account",
     "house_account",
     "ledger_post",
     "ledger_transfer",
+    "opened_with",
     "rake_account",
     "validate_amount",
 ]
@@ -148,6 +150,19 @@ def account_code(
     )
 
 
+def opened_with(code: str) -> dict[str, object]:
+    """What an account opened for ``code`` would hold (its kind, user and table ids);
+    LedgerError for a code the ledger does not know."""
+    return _account_fields(code)
+
+
+def account_open(code: str) -> Account:
+    """Open the account of ``code`` (it must not exist yet), in the caller's transaction."""
+    account = Account(**_account_fields(code))
+    insert_returning(account)
+    return account
+
+
 def _account_fields(code: str) -> dict[str, object]:
     """What an account opened for ``code`` holds: the inverse of :func:`account_code`."""
     kind, *parts = code.split(":")
@@ -205,6 +220,8 @@ def ledger_post(
     hand_id: int | None = None,
     actor: User | None = None,
     fresh_keys: bool = False,
+    held: dict[str, Account] | None = None,
+    writes: Writes | None = None,
 ) -> list[Transfer]:
     """Post several transfers atomically, in order: all are written or none is.
 
@@ -217,6 +234,14 @@ def ledger_post(
     join the caller's transaction (an account a posting names is opened on first use). A used
     key then fails the caller's whole transaction, as it should. The transfers it returns
     carry no primary key (none is read back).
+
+    ``held`` and ``writes`` (with ``fresh_keys``): the accounts are the caller's, by code, with
+    their balances as it holds them, and the caller writes the transfers and the balances'
+    changes with its other rows in one transaction, which fails unless those balances were
+    still the accounts' (an owner holding its table in memory: cardroom/tables/held.py). The
+    postings are checked against ``held`` as against locked rows, ``held`` is brought up to
+    date, and the statements go into ``writes``; the accounts' CHECK that no balance goes below
+    zero where it may not stands behind it.
     """
     if not postings:
         return []
@@ -234,6 +259,8 @@ def ledger_post(
         if not posting.idempotency_key:
             raise LedgerError(words("every transfer needs an idempotency key"))
     codes = sorted({code for posting in postings for code in (posting.source, posting.target)})
+    if held is not None and writes is not None and fresh_keys:
+        return _post_held(postings, held, writes, table_id, hand_id, actor)
     if fresh_keys and transaction.get_connection().in_atomic_block:
         with transaction.atomic(savepoint=False):
             return _post_fresh(postings, codes, table_id, hand_id, actor)
@@ -264,9 +291,7 @@ def _post_fresh(
     # A new stack, pot or reserve (or the first rake): rows this transaction inserts are its
     # own until it commits, so they need no lock of their own.
     for code in missing:
-        account = Account(**_account_fields(code))
-        insert_returning(account)
-        accounts[code] = account
+        accounts[code] = account_open(code)
     deltas = _deltas(postings, accounts)
     transfers = [_transfer(posting, accounts, table_id, hand_id, actor) for posting in postings]
     # Hand-written statements (the ORM's bulk_create built them again on every action); the
@@ -277,6 +302,28 @@ def _post_fresh(
     if (update := _deltas_statement(deltas, accounts)) is not None:
         writes.add(*update)
     writes.flush()
+    return transfers
+
+
+def _post_held(
+    postings: Sequence[Posting],
+    accounts: dict[str, Account],
+    writes: Writes,
+    table_id: int | None,
+    hand_id: int | None,
+    actor: User | None,
+) -> list[Transfer]:
+    """``_post_fresh`` against the caller's accounts: no lock, no read, nothing written here."""
+    missing = [code for posting in postings for code in (posting.source, posting.target)]
+    if unknown := [code for code in missing if code not in accounts]:
+        raise LedgerError(words("unknown account {code}", code=repr(unknown[0])))
+    deltas = _deltas(postings, accounts)
+    transfers = [_transfer(posting, accounts, table_id, hand_id, actor) for posting in postings]
+    writes.insert(Transfer, transfers)
+    if (update := _deltas_statement(deltas, accounts)) is not None:
+        writes.add(*update)
+    for code, delta in deltas.items():
+        accounts[code].balance += delta
     return transfers
 
 

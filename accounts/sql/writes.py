@@ -10,7 +10,7 @@ are the same; ``tests/cardroom/storage/test_writes.py`` compares them with the O
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -19,7 +19,7 @@ from django.db.models import Model
 
 from accounts.sql import bound
 
-__all__ = ["Writes", "insert_returning"]
+__all__ = ["Writes", "insert_returning", "update_statement"]
 
 #: psycopg keeps the parsed form of a statement of at most this many parameters (and 4 KB of
 #: text), and parses a larger one again on every call. Rows are split to stay under.
@@ -77,10 +77,37 @@ def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> str:
     return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(key)} = %s"
 
 
+@cache
+def _conflict_sql(model: type[Model], unique: tuple[str, ...]) -> str:
+    quote = connection.ops.quote_name
+    by_name = {field.name: field for field in model._meta.concrete_fields}
+    columns = ", ".join(quote(str(by_name[name].column)) for name in unique)
+    return f"ON CONFLICT ({columns}) DO NOTHING"
+
+
+@cache
+def _update_where_sql(
+    model: type[Model], names: tuple[str, ...], keys: tuple[str, ...], vendor: str
+) -> str:
+    quote = connection.ops.quote_name
+    by_name = {field.name: field for field in model._meta.concrete_fields}
+    assignments = ", ".join(f"{quote(str(by_name[name].column))} = %s" for name in names)
+    where = " AND ".join(f"{quote(str(by_name[name].column))} = %s" for name in keys)
+    return f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {where}"
+
+
 def _this_thread() -> Any:
     """This thread's connection itself: ``connection`` looks it up again on every use (a
     thread-local through a proxy), which was a tenth of preparing a row's values."""
     return connections[DEFAULT_DB_ALIAS]
+
+
+def update_statement(instance: Model, names: Sequence[str]) -> tuple[str, list[Any]]:
+    """The statement ``Writes.update`` adds (``... WHERE <pk> = %s``, the key last among the
+    values), for a caller that adds conditions of its own."""
+    return _update_sql(type(instance), tuple(names), connection.vendor), _updated_values(
+        instance, names
+    )
 
 
 def _updated_values(instance: Model, names: Sequence[str]) -> list[Any]:
@@ -134,6 +161,26 @@ class Writes:
         these models)."""
         sql = _update_sql(type(instance), tuple(names), connection.vendor)
         self.add(sql, _updated_values(instance, names))
+
+    def insert_new(self, instance: Model, unique: Sequence[str]) -> None:
+        """Insert ``instance`` unless a row with its values of the ``unique`` fields exists:
+        ``get_or_create`` with nothing read back (``ON CONFLICT DO NOTHING``, which SQLite and
+        PostgreSQL both have)."""
+        model = type(instance)
+        sql = _insert_sql(model, 1, connection.vendor)
+        conflict = _conflict_sql(model, tuple(unique))
+        self.add(f"{sql} {conflict}", _inserted_values(model, [instance]))
+
+    def update_where(
+        self, model: type[Model], values: Mapping[str, Any], where: Mapping[str, Any]
+    ) -> None:
+        """``model.objects.filter(**where).update(**values)``, for plain fields."""
+        names, keys = tuple(values), tuple(where)
+        by_name = {field.name: field for field in model._meta.concrete_fields}
+        db = _this_thread()
+        params = [by_name[name].get_db_prep_save(values[name], db) for name in names]
+        params += [by_name[name].get_db_prep_save(where[name], db) for name in keys]
+        self.add(_update_where_sql(model, names, keys, connection.vendor), params)
 
     def flush(self) -> None:
         statements, self.statements = self.statements, []

@@ -35,6 +35,7 @@ from cardroom.clock.bots import bots_sweep
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.observability.metrics import clock_swept, timeout_applied
 from cardroom.realtime.broadcast import server_loop
+from cardroom.realtime.queue import submit_timeout
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.runtime import table_apply, table_timeout
 from cardroom.tournaments.levels import levels_sweep
@@ -64,14 +65,17 @@ def clock_sweep(
     limit: int = 100,
     pool: Executor | None = None,
     turn: Callable[..., int] | None = None,
+    loop: asyncio.AbstractEventLoop | None = None,
 ) -> int:
     """Apply every due timeout; returns how many were applied. ``pool``: worker threads to
     apply them side by side (PostgreSQL, where each is its own transaction on its own
     connection: when every table's deadline falls at once, the last of them no longer waits
     for all the others one by one). ``turn(work, *args)``: where each table's timeout runs,
-    one table per call (SQLite: a turn of the server's write thread each). Without ``now``,
-    each timeout is applied at the moment it runs: with turns, players' actions go between
-    them, and a moment read once would give the last tables' players less time to act."""
+    one table per call (SQLite: a turn of the server's write thread each). ``loop``: the
+    server's event loop, whose action queue takes the timeouts instead, each in its turn among
+    its table's actions (cardroom/realtime/queue.py: the table stays held there). Without
+    ``now``, each timeout is applied at the moment it runs: with turns, players' actions go
+    between them, and a moment read once would give the last tables' players less time to act."""
     moment = now or timezone.now()
     # With their deadlines, read in the same query: the metrics' lag and lateness.
     due = list(
@@ -82,6 +86,8 @@ def clock_sweep(
     )
     oldest = due[0][1] if due else None
     clock_swept((moment - oldest).total_seconds() if oldest is not None else 0.0)
+    if loop is not None and now is None:
+        return _time_out_queued(loop, due)
     if turn is not None:
         return sum(turn(_time_out, table_id, now, deadline) for table_id, deadline in due)
     if pool is None or len(due) < 2:
@@ -101,6 +107,28 @@ def _time_out(table_id: int, now: datetime | None, deadline: datetime | None = N
     except Exception:  # one broken table must not stop every other table's clock
         log.exception("timeout of table %s failed", table_id)
     return 0
+
+
+def _time_out_queued(
+    loop: asyncio.AbstractEventLoop, due: list[tuple[int, datetime | None]]
+) -> int:
+    """Hand the due timeouts to the server's action queue all at once, then wait for them."""
+    handed = [
+        (asyncio.run_coroutine_threadsafe(submit_timeout(table_id), loop), deadline)
+        for table_id, deadline in due
+    ]
+    applied = 0
+    for future, deadline in handed:
+        try:
+            future.result(TICK_TIMEOUT_SECONDS)
+        except IllegalAction:
+            continue  # not due any more: applied meanwhile, or the table changed
+        except Exception:  # one broken table must not stop every other table's clock
+            log.exception("a queued timeout failed")
+            continue
+        timeout_applied(deadline, timezone.now())
+        applied += 1
+    return applied
 
 
 def _time_out_in_worker(
@@ -247,7 +275,8 @@ class ClockThread(threading.Thread):
         due tables and the next deadline are read here either way (reads never wait for
         SQLite's writer)."""
         run = turn or (lambda work, *args: work(*args))
-        clock_sweep(pool=self.pool, turn=turn)
+        # In a server, the timeouts go to its action queue (the tables stay held there).
+        clock_sweep(pool=self.pool, turn=turn, loop=server_loop())
         # Neither bots nor presence need every fast tick of the deadline loop.
         if time.monotonic() >= self.slow_due:
             self.slow_due = time.monotonic() + SLOW_SWEEP_SECONDS

@@ -9,9 +9,16 @@ previous batch is being applied wait together, and go as one call of
 each action still its own version. A table with nothing in flight sends its action at once, so
 a quiet table waits for nobody.
 
+Between batches the queue holds each table as its last batch left it (cardroom/tables/held.py),
+so the next batch is settled in memory and written in one fenced transaction; a batch the held
+rows cannot take goes through the locked path. The clock's timeouts for a table come through the
+same queue (``submit_timeout``), so they keep their place among the players' actions and the
+table stays held.
+
 The queue belongs to this process's event loop (a test runs servers on loops of their own);
-processes still share tables through the row lock, as before. It also knows whether any action
-is in hand, which new sockets wait on (``actions_quiet``, cardroom/realtime/admission.py).
+processes still share tables through the row lock and the held batches' fence. It also knows
+whether any action is in hand, which new sockets wait on (``actions_quiet``,
+cardroom/realtime/admission.py).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,12 +35,15 @@ from channels.db import database_sync_to_async
 
 from accounts.models import User
 from cardroom.realtime.threads import SERIAL_WRITES, action_pool
-from cardroom.tables.runtime import Outcome, Request, table_act_many
+from cardroom.tables.held import Held, held_act
+from cardroom.tables.runtime import Outcome, Request
 
-__all__ = ["actions_quiet", "submit"]
+__all__ = ["actions_quiet", "submit", "submit_timeout"]
 
 #: The most actions one batch applies: a flood at one table still lets the others in.
 BATCH_LIMIT = 32
+#: The most tables a loop holds between batches (the least recently acted on are let go).
+HELD_LIMIT = 4096
 
 
 @dataclass
@@ -42,6 +53,8 @@ class _Waiting:
     actions: dict[int, list[tuple[Request, asyncio.Future[Any]]]] = field(default_factory=dict)
     busy: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    #: Each table as its last batch left it, for the next (cardroom/tables/held.py).
+    held: OrderedDict[int, Held] = field(default_factory=OrderedDict)
     #: Actions submitted on this loop and not answered yet; ``quiet`` is set when there are none.
     in_flight: int = 0
     quiet: asyncio.Event = field(default_factory=asyncio.Event)
@@ -60,10 +73,19 @@ async def submit(
 ) -> Outcome:
     """Apply one player's action with whatever else waits for its table; raises the refusal
     (IllegalAction, ...) or the database's failure exactly as ``table_act`` would."""
+    return await _submit(table_id, Request(user, dict(action), action_id, present))
+
+
+async def submit_timeout(table_id: int) -> Outcome:
+    """Apply the clock's timeout of the table, now, in its turn among the players' actions;
+    raises IllegalAction when nothing is due, as ``table_timeout`` answers None."""
+    return await _submit(table_id, Request(None, {"kind": "timeout"}))
+
+
+async def _submit(table_id: int, request: Request) -> Outcome:
     loop = asyncio.get_running_loop()
     waiting = _loops.setdefault(loop, _Waiting())
     future: asyncio.Future[Any] = loop.create_future()
-    request = Request(user, dict(action), action_id, present)
     waiting.actions.setdefault(table_id, []).append((request, future))
     if table_id not in waiting.busy:
         waiting.busy.add(table_id)
@@ -104,12 +126,17 @@ async def _apply_waiting(waiting: _Waiting, table_id: int) -> None:
             else:
                 del waiting.actions[table_id]
             requests = [request for request, _ in batch]
+            held = waiting.held.pop(table_id, None)  # taken back only if the batch keeps it
             try:
-                answers = await database_sync_to_async(
-                    table_act_many, thread_sensitive=SERIAL_WRITES, executor=action_pool()
-                )(table_id=table_id, requests=requests)
+                answers, held = await database_sync_to_async(
+                    held_act, thread_sensitive=SERIAL_WRITES, executor=action_pool()
+                )(table_id=table_id, requests=requests, held=held)
             except Exception as failure:  # the database: no action of the batch was applied
-                answers = [failure] * len(batch)
+                answers, held = [failure] * len(batch), None
+            if held is not None:
+                waiting.held[table_id] = held
+                while len(waiting.held) > HELD_LIMIT:
+                    waiting.held.popitem(last=False)
             for (_, future), answer in zip(batch, answers, strict=True):
                 if future.done():  # its socket went away while it waited
                     continue

@@ -41,6 +41,7 @@ __all__ = [
     "table_and_seats_locked",
     "table_row",
     "table_row_locked",
+    "table_seats_and_accounts_locked",
     "table_still_due",
     "usable_token",
 ]
@@ -118,6 +119,29 @@ def table_and_seats_locked(table_id: int) -> tuple[Table, dict[int, Seat]]:
         ]
     )
     return _table_from(table_rows, table_id), _held_seats(seat_rows)
+
+
+def table_seats_and_accounts_locked(
+    table_id: int,
+) -> tuple[Table, dict[int, Seat], dict[str, Account]]:
+    """``table_and_seats_locked`` and the table's ledger accounts by code (its stacks, pot,
+    reserve, rake and house bank), read once the lock is granted, so their balances are those
+    of the table's version: on PostgreSQL in one round trip."""
+    lock = bool(connection.features.has_select_for_update_of)
+    table_rows, seat_rows, account_rows = bound.together(
+        [
+            (_table_sql(connection.vendor, lock), [table_id]),
+            (_seats_sql(connection.vendor), [table_id]),
+            (_where_sql(Account, "table_id", connection.vendor), [table_id]),
+        ]
+    )
+    read = _readers((_Part(Account),))[0]
+    accounts = [read(row) for row in account_rows]
+    return (
+        _table_from(table_rows, table_id),
+        _held_seats(seat_rows),
+        {account.code: account for account in accounts if isinstance(account, Account)},
+    )
 
 
 def due_table_and_seats_locked(

@@ -11,6 +11,7 @@ Contracts:
   changes the same ``Table`` again before it commits) and hands them, with the snapshot, to the
   hook once the transaction commits: never before, and never if it is rolled back, so nobody
   sees a state that was undone. Outside a transaction Django runs the hook at once.
+- ``announce_committed`` hands over a version whose transaction has committed already.
 - One hook at a time: plugging another replaces it. With none plugged nothing is sent; a
   watcher that misses a version asks for it (the clients' version check).
 """
@@ -25,7 +26,7 @@ from django.db import transaction
 from cardroom.models import Table
 from cardroom.tables.snapshots import Snapshot
 
-__all__ = ["Announcement", "Hook", "announce_on_commit", "plug", "plugged"]
+__all__ = ["Announcement", "Hook", "announce_committed", "announce_on_commit", "plug", "plugged"]
 
 
 class Announcement(NamedTuple):
@@ -61,6 +62,12 @@ def announce_on_commit(table: Table, snapshot: Snapshot | None = None) -> None:
     commits; see the module's contracts."""
     announcement = Announcement(table.group_name, table.pk, table.version, snapshot)
     transaction.on_commit(lambda: _deliver(announcement))
+
+
+def announce_committed(table: Table, version: int, snapshot: Snapshot | None) -> None:
+    """Hand a version already committed to the hook (an owner's batch, which writes all of its
+    versions at once and announces them after: cardroom/tables/held.py)."""
+    _deliver(Announcement(table.group_name, table.pk, version, snapshot))
 
 
 def _deliver(announcement: Announcement) -> None:

@@ -36,7 +36,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone, translation
 
-from accounts.ledger import LedgerError, Posting, ledger_post
+from accounts.ledger import LedgerError, Posting, account_open, ledger_post, opened_with
 from accounts.models import User
 from accounts.sql.writes import Writes, insert_returning
 from cardroom.models import (
@@ -59,6 +59,7 @@ from cardroom.storage.rows import (
 )
 from cardroom.tables.announce import announce_on_commit
 from cardroom.tables.chips import Settling, chips_at_rest, chips_refusal
+from cardroom.tables.deferred import Deferred, NeedsLock, rest_transfer_statement
 from cardroom.tables.engines import Engine, TableState, engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.places import account_code, transfer_kind
@@ -166,6 +167,20 @@ def _timestamp(moment: datetime) -> float:
 def moment_of(timestamp: float | None) -> datetime | None:
     """A rules' moment (a deadline) as an aware datetime, or None."""
     return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
+
+
+def loaded_state(table: Table, game: Game[TableState]) -> TableState:
+    """``table.state`` loaded by its game: the state this instance was last saved with, kept
+    beside it (a batch's next action, an owner's next batch), else loaded from its JSON."""
+    kept = getattr(table, "_loaded_state", None)
+    if kept is not None and kept[0] is table.state:
+        return kept[1]
+    return game.load(table.state)
+
+
+def _keep_loaded(table: Table, state: TableState) -> None:
+    """Keep the state ``table.state`` was just dumped from, for ``loaded_state``."""
+    table._loaded_state = (table.state, state)  # type: ignore[attr-defined]
 
 
 @transaction.atomic
@@ -345,11 +360,13 @@ def _apply_to(
     present: bool = False,
     *,
     house_seat: bool = False,
+    deferred: Deferred | None = None,
 ) -> Outcome:
     """Apply one action to the locked ``table`` whose held ``seats`` are given (both are
     brought up to date in memory, so a batch's next action starts from them). ``house_seat``:
     the tournament's ``sit`` at a chips table (``table_seat_chips``), the one sit allowed
-    there."""
+    there. ``deferred``: the owner's batch (cardroom/tables/held.py), whose rows are written
+    together once every action of it is settled."""
     now = now or timezone.now()
     engine = engine_for(table.game)
     game: Game[TableState] = engine.game
@@ -371,13 +388,15 @@ def _apply_to(
     if table.status != TableStatus.OPEN and action["kind"] in NEW_STAKES:
         raise IllegalAction(_no_new_stakes(table.status))
     action["now"] = _timestamp(now)
-    state, events = game.apply(game.load(table.state), action)
+    state, events = game.apply(loaded_state(table, game), action)
     if user is not None and not table.plays_for_chips:
         # Exclusions and the player's own limits (docs/responsible-gaming.md). Not at a chips
         # table: chips are not money, and the buy-in was checked when the player registered.
         guard_stake(action=action, events=events, seat=seats[action["seat"]], now=now)
     actor = None if user is None else (user, action_id)
-    context = Context(table, engine, seats, users, now, actor)
+    if deferred is not None:
+        deferred.settling = True  # from here on, a failure leaves the table half changed
+    context = Context(table, engine, seats, users, now, actor, deferred)
     outcome = settle_played(context, Played(state, events, (action,)))
     for number in [number for number, seat in seats.items() if seat.left is not None]:
         del seats[number]
@@ -385,9 +404,10 @@ def _apply_to(
 
 
 class Request(NamedTuple):
-    """One player's request in a batch (see ``table_act`` for its fields)."""
+    """One player's request in a batch (see ``table_act`` for its fields); at a held table
+    (cardroom/tables/held.py), also the clock's ``timeout``, with no user."""
 
-    user: User
+    user: User | None
     action: Action
     action_id: str | None = None
     present: bool = False
@@ -421,6 +441,9 @@ def table_act_many(
         seats: dict[int, Seat] = {}
         for user, action, action_id, present in batch:
             kind = action.get("kind")
+            if user is None:
+                answers.append(IllegalAction(words("a player's action needs its player")))
+                continue
             if kind not in PLAYER_ACTIONS:
                 answers.append(IllegalAction(words("unknown action {kind}", kind=repr(kind))))
                 continue
@@ -445,6 +468,8 @@ def table_act_many(
 
 def _alone(table_id: int, request: Request) -> Outcome | Exception:
     """One request of ``table_act_many``, answered as it answers each of several."""
+    if request.user is None:
+        return IllegalAction(words("a player's action needs its player"))
     try:
         return table_act(
             table_id=table_id,
@@ -525,7 +550,8 @@ class Context:
     is the journal's first entry, and the id their client gave it (kept with it, so that the
     id is never applied again); ``None`` for the clock, an operator or the house. The
     ``table`` and the ``seats`` are the rows this version writes: settling brings them up to
-    date in memory, so a batch's next action starts from them.
+    date in memory, so a batch's next action starts from them. ``deferred``: the owner's batch
+    (cardroom/tables/held.py), which holds the table without its row lock until it writes.
     """
 
     table: Table
@@ -534,6 +560,7 @@ class Context:
     users: Mapping[int, User]
     now: datetime
     actor: tuple[User, str | None] | None = None
+    deferred: Deferred | None = None
 
     @property
     def game(self) -> Game[TableState]:
@@ -585,19 +612,25 @@ def settle_played(context: Context, played: Played) -> Outcome:
     at_rest = context.engine.at_rest(played.state)
     hand = _hand_for_money(context, played, hand, at_rest)
     version = table.version + 1
-    writes = Writes()
+    deferred = context.deferred
+    writes = deferred.writes if deferred is not None else Writes()
     _post_and_record(context, version, played.recorded, hand, writes)
     if stopping:
+        _needs_lock(context)
         stopped = _stop_after(context, played, hand, version, writes, closing=closing)
         if stopped is not None:
             context, played = stopped
             at_rest = context.engine.at_rest(played.state)
     _write_journal(context, version, played.journal, writes)
-    _close_vacated_seats(table, context.game.view(played.state, None), context.seats, context.now)
+    _close_vacated_seats(context, context.game.view(played.state, None))
     _end_undealt(hand, at_rest, context.now, writes)
     types = _save_table(context, played, hand, version, at_rest, writes)
-    writes.flush()  # before the snapshot, which may read the hand that ended
     ended = "hand_ended" in types or "pot_returned" in types
+    if deferred is not None:
+        # Written with the batch; the log of hands is read once it has committed.
+        deferred.versions.append((_snapshot(context, played.recorded, hand, False), ended))
+        return Outcome(table.pk, version, types)
+    writes.flush()  # before the snapshot, which may read the hand that ended
     announce_on_commit(table, _snapshot(context, played.recorded, hand, ended))
     return Outcome(table.pk, version, types)
 
@@ -688,6 +721,7 @@ def _deal_wanted(context: Context, played: Played, hand: Hand | None) -> tuple[P
         table.status == TableStatus.OPEN or (closing and not engine.can_stop(played.state))
     ):
         if hand is None or hand.dealt:
+            _now(context)
             hand = _open_hand(table)
         played = _deal(hand, game, played, context.stamp)
     return played, hand
@@ -700,8 +734,23 @@ def _hand_for_money(
     going into a coming hand (antes, bets), a new one whose committed deck starts now, so
     every chip of it is recorded against it. ``None``: no hand (money between hands)."""
     if hand is None and not at_rest and any(event.moves() for event in played.recorded):
+        _now(context)  # a new hand's commitment is written before its money
         return _open_hand(context.table)
     return hand
+
+
+def _now(context: Context) -> None:
+    """Before a step that reads or writes at once: at an owner's batch, the table's lock and
+    the rows deferred so far (cardroom/tables/deferred.py, ``Deferred.sync``)."""
+    if context.deferred is not None:
+        context.deferred.sync()
+
+
+def _needs_lock(context: Context) -> None:
+    """A step an owner's batch does not take (the table stopping, a bankroll's balance): the
+    batch goes to the locked path (cardroom/tables/deferred.py)."""
+    if context.deferred is not None:
+        raise NeedsLock
 
 
 def _post_and_record(
@@ -716,7 +765,7 @@ def _post_and_record(
     """Post the money of ``events`` to the ledger and append them to the history, against
     ``hand``; ``first``: their number among the version's events (the ledger's keys)."""
     if not context.table.plays_for_chips:  # chips are not money: nothing goes to the ledger
-        _post_money(context.table, version, events, context.users, hand, first=first)
+        _post_money(context, version, events, hand, first=first)
     _record_events(context.table, version, events, context.now, hand, context.users, writes)
 
 
@@ -790,13 +839,19 @@ def _save_table(
     table.open_hand = hand if hand is not None and hand.ended is None else None
     table.open_hand_dealt = table.open_hand is not None and hand is not None and hand.dealt
     table.state = game.dump(played.state)
+    _keep_loaded(table, played.state)
     written = [*SETTLED_FIELDS]
     types = tuple(event.type for event in played.recorded)
+    deferred = context.deferred
     if at_rest or "hand_ended" in types:
         # The point a void returns to: everything after it belongs to the next hand.
         table.rest_state = table.state
-        table.rest_transfer = last_transfer_id(table.pk)
-        written += ["rest_state", "rest_transfer"]
+        written.append("rest_state")
+        if deferred is None:
+            table.rest_transfer = last_transfer_id(table.pk)
+            written.append("rest_transfer")
+        else:  # the transfers are not written yet: the row takes the id once they are
+            writes.add(*rest_transfer_statement(table.pk))
     table.version = version
     # A pause holds the clock between hands; a closing Guts table plays on to the round's end.
     held = table.status == TableStatus.PAUSED and at_rest
@@ -805,7 +860,10 @@ def _save_table(
         if held or table.status == TableStatus.CLOSED
         else moment_of(game.deadline(played.state))
     )
-    writes.update(table, written)
+    if deferred is None:
+        writes.update(table, written)
+    else:  # written once, fenced, at the end of the owner's batch
+        deferred.table_fields.update(written)
     return types
 
 
@@ -826,6 +884,8 @@ def _snapshot(
             if place.startswith("bankroll:") and int(place.split(":")[1]) in users
         }
     )
+    if moved:
+        _needs_lock(context)  # the balances are read from the ledger
     # Text keys: the snapshot crosses Redis as msgpack, whose maps take no integer keys.
     bankrolls = (
         {str(user): balance for user, balance in bankroll_balances(moved).items()}
@@ -1048,15 +1108,16 @@ def _open_hand(table: Table) -> Hand:
 
 
 def _post_money(
-    table: Table,
+    context: Context,
     version: int,
     events: Sequence[Event],
-    users: Mapping[int, User],
     hand: Hand | None,
     *,
     first: int = 0,
 ) -> None:
-    """Post the moves of ``events``, numbered from ``first`` among the version's events."""
+    """Post the moves of ``events``, numbered from ``first`` among the version's events; at
+    an owner's batch, against the table's accounts as it holds them, with its other rows."""
+    table, users, deferred = context.table, context.users, context.deferred
     postings: list[Posting] = []
     for index, event in enumerate(events, start=first):
         kind_name = event.type
@@ -1071,8 +1132,28 @@ def _post_money(
                     memo=kind_name,
                 )
             )
-    if postings:
-        ledger_post(postings, table_id=table.pk, hand_id=hand.pk if hand else None, fresh_keys=True)
+    if not postings:
+        return
+    hand_id = hand.pk if hand else None
+    if deferred is None:
+        ledger_post(postings, table_id=table.pk, hand_id=hand_id, fresh_keys=True)
+        return
+    codes = {code for posting in postings for code in (posting.source, posting.target)}
+    if missing := sorted(codes - set(deferred.accounts)):
+        # A table's account opened on first use (its pot, a new seat's stack, its rake); a
+        # bankroll's balance is the locked path's to read.
+        if any(opened_with(code).get("table_id") != table.pk for code in missing):
+            raise NeedsLock
+        _now(context)
+        deferred.accounts.update((code, account_open(code)) for code in missing)
+    ledger_post(
+        postings,
+        table_id=table.pk,
+        hand_id=hand_id,
+        fresh_keys=True,
+        held=deferred.accounts,
+        writes=deferred.writes,
+    )
 
 
 def _record_events(
@@ -1110,12 +1191,14 @@ def _record_events(
             )
         )
         if data["type"] == "round_started":
-            Round.objects.get_or_create(
-                table=table, number=data["round"], defaults={"started": now}
+            writes.insert_new(
+                Round(table=table, number=data["round"], started=now), ["table", "number"]
             )
         elif data["type"] == "round_ended":
-            Round.objects.filter(table=table, number=data["round"]).update(
-                ended=now, end_reason=str(data.get("reason", ""))[:40]
+            writes.update_where(
+                Round,
+                {"ended": now, "end_reason": str(data.get("reason", ""))[:40]},
+                {"table": table.pk, "number": data["round"]},
             )
         if data["type"] == "hand_ended" and hand is not None:
             hand.ended = now
@@ -1132,12 +1215,11 @@ def _audience(event: Event) -> list[int] | None:
     return None if audience is None else sorted(int(seat) for seat in audience)
 
 
-def _close_vacated_seats(
-    table: Table, public: JSON, seats: Mapping[int, Seat], now: datetime
-) -> None:
+def _close_vacated_seats(context: Context, public: JSON) -> None:
     """Mark left, now, each held seat the game's ``public`` view no longer seats."""
     occupied = {entry["seat"] for entry in public["seats"] if "player" in entry}
-    for number, seat in seats.items():
+    for number, seat in context.seats.items():
         if number not in occupied:
-            seat.left = now
+            _now(context)
+            seat.left = context.now
             seat.save(update_fields=["left"])

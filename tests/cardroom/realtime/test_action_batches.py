@@ -197,7 +197,7 @@ async def test_actions_arriving_while_their_table_is_busy_go_as_one_batch(make_p
     players = [await sync_to_async(make_player)(f"q{n}") for n in range(4)]
     table = await sync_to_async(survivor)(players)
     sizes: list[int] = []
-    real = cardroom.realtime.queue.table_act_many
+    real = cardroom.realtime.queue.held_act
     release = threading.Event()
 
     threads: list[str] = []
@@ -208,7 +208,7 @@ async def test_actions_arriving_while_their_table_is_busy_go_as_one_batch(make_p
         release.wait(5)  # the first batch is held until the others have arrived
         return real(**kwargs)
 
-    monkeypatch.setattr(cardroom.realtime.queue, "table_act_many", recorded)
+    monkeypatch.setattr(cardroom.realtime.queue, "held_act", recorded)
 
     def ante(player) -> asyncio.Task:
         return asyncio.ensure_future(

@@ -26,11 +26,11 @@ def held(monkeypatch) -> threading.Event:
     """Actions are applied only once the returned event is set."""
     release = threading.Event()
 
-    def applied(*, table_id: int, requests: list[Any]) -> list[Any]:
+    def applied(*, table_id: int, requests: list[Any], held: Any) -> tuple[list[Any], None]:
         release.wait(5)
-        return ["applied"] * len(requests)
+        return ["applied"] * len(requests), None
 
-    monkeypatch.setattr(cardroom.realtime.queue, "table_act_many", applied)
+    monkeypatch.setattr(cardroom.realtime.queue, "held_act", applied)
     yield release
     release.set()  # a failing test leaves no thread waiting
 

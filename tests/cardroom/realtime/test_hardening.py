@@ -166,7 +166,7 @@ async def test_an_unexpected_failure_is_answered_and_the_socket_stays_open(table
         raise KeyError("a bug")
 
     (ann,) = await make_clients(table, ["ann"])
-    monkeypatch.setattr(cardroom.realtime.queue, "table_act_many", broken)
+    monkeypatch.setattr(cardroom.realtime.queue, "held_act", broken)
     answer = await ann.act(kind="sit", buy_in=20_000)
     assert (answer["type"], answer["code"]) == ("error", "internal")
     assert "not applied" in answer["message"]

@@ -33,7 +33,8 @@ from cardroom.operators.forms import DollarsField
 from cardroom.operators.views import operator_only
 from cardroom.presentation.names import preset_name
 from cardroom.tables.engines import engine_for
-from cardroom.tournaments.cancel import cancel_tournament
+from cardroom.tournaments.cancel import PAID, cancel_tournament
+from cardroom.tournaments.money import entry_fee
 from cardroom.tournaments.registration import fill_with_bots
 from cardroom.tournaments.selectors import ENTERED
 from cardroom.tournaments.templates import create_tournament
@@ -301,13 +302,14 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return redirect("operators-tournaments")
     reason = form.cleaned_data["reason"]
     if request.POST.get("confirmed") != "yes":
-        entries = list(tournament.entries.filter(status__in=ENTERED).select_related("user"))
+        entries = tournament.entries.filter(status__in=PAID).select_related("user")
+        # What each gets back is what it paid: a house bot paid no fee (money.py entry_fee).
+        refunds = [(entry, tournament.buy_in + entry_fee(tournament, entry)) for entry in entries]
         context = {
             "tournament": tournament,
             "reason": reason,
-            "entries": entries,
-            "each": tournament.buy_in + tournament.fee,
-            "total": (tournament.buy_in + tournament.fee) * len(entries),
+            "refunds": refunds,
+            "total": sum(amount for _, amount in refunds),
         }
         return render(request, "operators/tournament_cancel.html", context)
     actor: User = request.user  # type: ignore[assignment]
@@ -328,7 +330,7 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def tournament_bots(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Seat house bots in a registering tournament: as many as its template allows that the
-    free seats hold (each bot pays its buy-in and fee as a player does)."""
+    free seats hold (each bot pays its buy-in as a player does, and no fee)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     try:
         seated = fill_with_bots(tournament_id=tournament.pk, count=tournament.seats)

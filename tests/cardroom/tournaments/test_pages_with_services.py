@@ -10,6 +10,7 @@ from accounts.models import Transfer
 from accounts.selectors import bankroll_balance
 from cardroom.models import OperatorAction
 from cardroom.models.tournaments import Entry, EntryStatus, Tournament, TournamentStatus
+from cardroom.tournaments.registration import fill_with_bots, register
 from tests.cardroom.personas import *  # noqa: F403  (the personas' fixtures)
 from tests.cardroom.tournaments.builders import tournament
 
@@ -139,8 +140,8 @@ def test_a_cancel_is_confirmed_with_its_refunds_first(as_user, operator, make_pl
 
     preview = console.post(url, {"reason": "The server moves tonight"}).content.decode()
     assert Tournament.objects.get(pk=sng.pk).status == TournamentStatus.REGISTERING
-    assert "2 entrants get their buy-in and fee back, $11.00 each: $22.00 in all." in preview
-    assert "ann" in preview and 'name="confirmed" value="yes"' in preview
+    assert "2 entrants get back what they paid: $22.00 in all." in preview
+    assert "ann</bdi>: $11.00" in preview and 'name="confirmed" value="yes"' in preview
 
     confirmed = {"reason": "The server moves tonight", "confirmed": "yes"}
     done = console.post(url, confirmed, follow=True)
@@ -149,3 +150,22 @@ def test_a_cancel_is_confirmed_with_its_refunds_first(as_user, operator, make_pl
     assert [bankroll_balance(user=player) for player in players] == before
     page = console.get(reverse("tournament", args=[sng.pk])).content.decode()
     assert "Cancelled: The server moves tonight." in page
+
+
+def test_a_cancels_confirmation_counts_no_fee_for_a_house_bot(as_user, operator, make_player):
+    sng = tournament("Bot and one", seats=3, bots_allowed=1)
+    fill_with_bots(tournament_id=sng.pk, count=1)
+    register(tournament_id=sng.pk, user=make_player("ann"))
+    url = reverse("operators-tournament-cancel", args=[sng.pk])
+    console = as_user(operator)
+
+    preview = console.post(url, {"reason": "Not enough people"}).content.decode()
+    # The bot paid its $10.00 buy-in and no fee; ann paid $11.00: $21.00 comes back.
+    assert "2 entrants get back what they paid: $21.00 in all." in preview
+    refunds = preview[preview.index('id="cancel-refunds"') :]
+    assert "ann</bdi>: $11.00" in refunds and "sng-bot-1</bdi>: $10.00" in refunds
+
+    console.post(url, {"reason": "Not enough people", "confirmed": "yes"})
+    refunded = Transfer.objects.filter(kind="tourney_refund")
+    assert sum(refunded.values_list("amount", flat=True)) == 2_100
+    assert OperatorAction.objects.get(kind="tournament_cancel").details["cents"] == 2_100

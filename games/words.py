@@ -17,7 +17,16 @@ from typing import Any
 
 from games.money import dollars
 
-__all__ = ["Money", "Sentence", "one_of", "say", "sentence_of", "words"]
+__all__ = [
+    "Money",
+    "Sentence",
+    "one_of",
+    "say",
+    "sentence_data",
+    "sentence_from",
+    "sentence_of",
+    "words",
+]
 
 
 class Money(int):
@@ -97,3 +106,43 @@ def say(text: str, translate: Callable[[str], str], money: Callable[[int], str] 
         # A translation that names a field the template lacks: the English is still right,
         # with its values as ``money`` says them (a tournament's chips are not dollars).
         return text.template.format(**values)
+
+
+def sentence_data(text: str) -> Any:
+    """A sentence as plain data (JSON, msgpack), to be said on the other side of a process
+    boundary: ``sentence_from`` gives it back, template, values, money and all.
+
+    >>> back = sentence_from(sentence_data(words("{a} owes {b}", a="ann", b=Money(150))))
+    >>> back, isinstance(back, Sentence), isinstance(back.values["b"], Money)
+    ('ann owes $1.50', True, True)
+    """
+    if not isinstance(text, Sentence):
+        return str(text)
+    return {
+        "template": text.template,
+        "values": {k: _value_data(v) for k, v in text.values.items()},
+    }
+
+
+def _value_data(value: Any) -> Any:
+    if isinstance(value, Money):
+        return {"money": int(value)}
+    if isinstance(value, Sentence):
+        return {"sentence": sentence_data(value)}
+    return value if isinstance(value, int | str) and not isinstance(value, bool) else str(value)
+
+
+def sentence_from(data: Any) -> str:
+    """The sentence ``sentence_data`` made ``data`` of (plain text stays text)."""
+    if not isinstance(data, dict):
+        return str(data)
+    values = {name: _value_from(value) for name, value in data["values"].items()}
+    return Sentence(data["template"], values)
+
+
+def _value_from(value: Any) -> Any:
+    if isinstance(value, dict) and "money" in value:
+        return Money(value["money"])
+    if isinstance(value, dict) and "sentence" in value:
+        return sentence_from(value["sentence"])
+    return value

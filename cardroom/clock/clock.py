@@ -35,6 +35,7 @@ from cardroom.clock.bots import bots_sweep
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.observability.metrics import clock_swept, timeout_applied
 from cardroom.realtime.broadcast import server_loop
+from cardroom.realtime.owners import adopt_threadsafe, claim_due, route_of
 from cardroom.realtime.queue import submit_timeout
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.runtime import table_apply, table_timeout
@@ -77,13 +78,20 @@ def clock_sweep(
     ``now``, each timeout is applied at the moment it runs: with turns, players' actions go
     between them, and a moment read once would give the last tables' players less time to act."""
     moment = now or timezone.now()
-    # With their deadlines, read in the same query: the metrics' lag and lateness.
-    due = list(
-        Table.objects.filter(deadline__lte=moment)
-        .exclude(status=TableStatus.CLOSED)
-        .order_by("deadline")
-        .values_list("pk", "deadline")[:limit]
-    )
+    route = route_of(loop) if loop is not None and now is None else None
+    if route is not None and loop is not None:
+        # Processes share tables: this one takes the due tables nobody else owns
+        # (cardroom/realtime/owners.py), and leaves each other owner's to its own clock.
+        due = claim_due(route.channel, moment, limit)
+        adopt_threadsafe(loop, route, [table_id for table_id, _ in due], moment)
+    else:
+        # With their deadlines, read in the same query: the metrics' lag and lateness.
+        due = list(
+            Table.objects.filter(deadline__lte=moment)
+            .exclude(status=TableStatus.CLOSED)
+            .order_by("deadline")
+            .values_list("pk", "deadline")[:limit]
+        )
     oldest = due[0][1] if due else None
     clock_swept((moment - oldest).total_seconds() if oldest is not None else 0.0)
     if loop is not None and now is None:

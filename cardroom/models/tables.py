@@ -77,6 +77,14 @@ class Table(models.Model):
     plays_for_chips = models.BooleanField(
         default=False, help_text=_("A tournament's table: its stacks are chips, not money.")
     )
+    # Which server process applies the table's actions, while its lease lasts
+    # (cardroom/realtime/owners.py); never read by the rules or the pages.
+    owner = models.CharField(
+        max_length=120, blank=True, default="", help_text=_("The process that applies its actions.")
+    )
+    owned_until = models.DateTimeField(
+        null=True, blank=True, help_text=_("When that process's lease ends unless renewed.")
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

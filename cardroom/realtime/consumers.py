@@ -49,6 +49,7 @@ from cardroom.realtime.logins import (
     login_opened,
     login_seen,
 )
+from cardroom.realtime.owners import route_act
 from cardroom.realtime.protocol import (
     MessageError,
     check_message,
@@ -59,7 +60,6 @@ from cardroom.realtime.protocol import (
     id_key,
     parse_message,
 )
-from cardroom.realtime.queue import submit
 from cardroom.realtime.snapshot_reads import shared_snapshot
 from cardroom.realtime.threads import SERIAL_WRITES
 from cardroom.tables.runtime import table_apply
@@ -298,8 +298,9 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
                 return error_frame(ident, "refused", self.say(sentence_of(error)))
             return {"type": "suggestion", "id": ident, **rows}
         try:
-            # Queued with the other actions waiting for this table (cardroom/realtime/queue.py).
-            outcome = await submit(
+            # Queued with the other actions waiting for this table (cardroom/realtime/queue.py),
+            # at its owner's where processes share tables (cardroom/realtime/owners.py).
+            outcome = await route_act(
                 table_id=self.table_id,
                 user=self.scope["user"],
                 action=action,

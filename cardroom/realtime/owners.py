@@ -1,0 +1,391 @@
+"""Which server process applies each table's actions: its owner (docs/architecture.md, "Owned
+tables").
+
+Where several server processes share the database and a Redis channel layer, a table's players
+may sit on sockets of different processes. Every action of a table goes to one of them, its
+owner, whose queue holds the table between batches (cardroom/tables/held.py): held rows stay
+good only while no other process writes the table. The owner is written on the table row with a
+lease (``Table.owner``, ``Table.owned_until``): the first process with an action for a table
+that nobody holds takes it; the owner renews its leases every ``RENEW_SECONDS`` while it has
+had actions there lately, and lets the others go. Any other process forwards its sockets'
+actions to the owner over the channel layer, on the owner's own channel (its route), and gets
+the answer back on its own. An answer that does not come within ``ANSWER_SECONDS`` is
+answered "unavailable" (the client sends the action again with the same id, which is never
+applied twice); a lease its owner stopped renewing (the process died) lapses after
+``LEASE_SECONDS``, and the next process with an action or a due timeout
+(cardroom/clock/clock.py) takes the table.
+
+Correctness never rests on the lease: every held batch is fenced by the table's version, every
+other path takes the row's lock, so a lease two processes both believe in costs at most a held
+batch's retry through the locked path.
+
+The embedded default (one process, the in-process layer) has no other process: it routes
+nothing and writes no lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.ledger import LedgerError
+from accounts.models import User
+from cardroom.models import Table, TableStatus
+from cardroom.realtime.queue import submit
+from cardroom.tables.runtime import Outcome
+from games.engine import ConfigError, IllegalAction
+from games.words import sentence_data, sentence_from, sentence_of
+
+__all__ = ["OwnerAway", "claim_due", "route_act", "route_of", "sharing"]
+
+log = logging.getLogger(__name__)
+
+#: How long a lease lasts unless renewed: how long a dead owner's tables wait for another.
+LEASE_SECONDS = 5.0
+#: How often an owner renews its leases.
+RENEW_SECONDS = 1.0
+#: How long a forwarded action waits for the owner's answer before it is "unavailable".
+ANSWER_SECONDS = 10.0
+#: An owner lets a table go after this long without an action there.
+IDLE_SECONDS = 120.0
+#: How long an owner keeps a forwarded action's player without reading them again.
+USER_SECONDS = 30.0
+
+#: The refusals an owner sends back, said again on the forwarding side.
+REFUSALS: dict[str, type[Exception]] = {
+    "IllegalAction": IllegalAction,
+    "ConfigError": ConfigError,
+    "LedgerError": LedgerError,
+}
+
+
+class OwnerAway(DatabaseError):
+    """The table's owner did not answer: the action may be sent again with the same id.
+    A database error to the sockets, which answer it "unavailable" as they answer a database
+    they cannot reach."""
+
+
+def sharing() -> bool:
+    """Whether server processes share tables (a Redis channel layer); else one process has
+    them all."""
+    return bool(settings.REDIS_URL)
+
+
+@dataclass(eq=False)
+class Route:
+    """This process's side of the routing, on one event loop: its channel, the tables it
+    owns (with when each last had an action, and its lease), the owners it knows of others,
+    and the forwarded actions waiting for their answers."""
+
+    layer: Any
+    channel: str
+    pending: dict[str, asyncio.Future[Mapping[str, Any]]] = field(default_factory=dict)
+    active: dict[int, float] = field(default_factory=dict)
+    leases: dict[int, datetime] = field(default_factory=dict)
+    known: dict[int, tuple[str, datetime]] = field(default_factory=dict)
+    users: dict[int, tuple[User, float]] = field(default_factory=dict)
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    refs: itertools.count[int] = field(default_factory=itertools.count)
+
+    async def act(
+        self,
+        *,
+        table_id: int,
+        user: User,
+        action: Mapping[str, Any],
+        action_id: str | None,
+        present: bool,
+    ) -> Outcome:
+        """Apply the action where its table's owner is: here, through the queue, or
+        forwarded; answered or raised as ``submit`` answers it."""
+        owner = await self.owner_of(table_id)
+        if owner == self.channel:
+            self.active[table_id] = time.monotonic()
+            return await submit(
+                table_id=table_id, user=user, action=action, action_id=action_id, present=present
+            )
+        return await self.forward(owner, table_id, user, action, action_id, present)
+
+    async def owner_of(self, table_id: int) -> str:
+        """The channel of the table's owner: this process's own where it holds the lease or
+        takes it now."""
+        now = timezone.now()
+        if (until := self.leases.get(table_id)) is not None and until > now:
+            return self.channel
+        if (known := self.known.get(table_id)) is not None and known[1] > now:
+            return known[0]
+        claimed: tuple[str, datetime] = await database_sync_to_async(
+            _claim, thread_sensitive=False
+        )(table_id, self.channel, now)
+        owner, until = claimed
+        if owner == self.channel:
+            self.adopt([table_id], until)
+        else:
+            self.known[table_id] = (owner, until)
+        return owner
+
+    def adopt(self, table_ids: Sequence[int], until: datetime) -> None:
+        """Tables this process has just taken, with their lease."""
+        moment = time.monotonic()
+        for table_id in table_ids:
+            self.leases[table_id] = until
+            self.active.setdefault(table_id, moment)
+            self.known.pop(table_id, None)
+
+    async def forward(
+        self,
+        owner: str,
+        table_id: int,
+        user: User,
+        action: Mapping[str, Any],
+        action_id: str | None,
+        present: bool,
+    ) -> Outcome:
+        ref = str(next(self.refs))
+        future: asyncio.Future[Mapping[str, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[ref] = future
+        message = {
+            "type": "route.act", "ref": ref, "reply": self.channel, "table": table_id,
+            "user": user.pk, "action": dict(action), "action_id": action_id, "present": present,
+        }  # fmt: skip
+        try:
+            await self.layer.send(owner, message)
+            answer = await asyncio.wait_for(future, ANSWER_SECONDS)
+        except TimeoutError as error:
+            self.known.pop(table_id, None)  # ask the table's row again next time
+            raise OwnerAway(f"table {table_id}: its owner did not answer") from error
+        finally:
+            self.pending.pop(ref, None)
+        return _answered(answer)
+
+    async def receive(self) -> None:
+        """This process's channel: answers to what it forwarded, and actions forwarded to it."""
+        while True:
+            message = await self.layer.receive(self.channel)
+            if message.get("type") == "route.answer":
+                future = self.pending.pop(str(message.get("ref")), None)
+                if future is not None and not future.done():
+                    future.set_result(message)
+            elif message.get("type") == "route.act":
+                self._spawn(self.serve(message))
+
+    async def serve(self, message: Mapping[str, Any]) -> None:
+        """Apply a forwarded action here and send its answer back."""
+        answer: dict[str, Any] = {"type": "route.answer", "ref": message["ref"]}
+        table_id = int(message["table"])
+        try:
+            user = await self.user(int(message["user"]))
+            outcome = await submit(
+                table_id=table_id,
+                user=user,
+                action=message["action"],
+                action_id=message["action_id"],
+                present=bool(message["present"]),
+            )
+            self.active[table_id] = time.monotonic()
+            answer["outcome"] = [
+                outcome.table_id, outcome.version, list(outcome.events), outcome.repeated,
+            ]  # fmt: skip
+        except (IllegalAction, ConfigError, LedgerError) as refusal:
+            answer["refused"] = [type(refusal).__name__, sentence_data(sentence_of(refusal))]
+        except DatabaseError:
+            log.exception("table %s: the database failed on a forwarded action", table_id)
+            answer["failed"] = "unavailable"
+        except Exception:
+            log.exception("table %s: a forwarded action failed", table_id)
+            answer["failed"] = "internal"
+        try:
+            await self.layer.send(message["reply"], answer)
+        except Exception:  # the forwarder answers "unavailable" when this does not come
+            log.exception("table %s: could not send a forwarded action's answer", table_id)
+
+    async def user(self, user_id: int) -> User:
+        """A forwarded action's player (read again every ``USER_SECONDS``)."""
+        kept = self.users.get(user_id)
+        if kept is not None and time.monotonic() - kept[1] < USER_SECONDS:
+            return kept[0]
+        user: User = await database_sync_to_async(User.objects.get, thread_sensitive=False)(
+            pk=user_id
+        )
+        self.users[user_id] = (user, time.monotonic())
+        if len(self.users) > 10_000:
+            self.users.pop(next(iter(self.users)))
+        return user
+
+    async def renew(self) -> None:
+        """Renew the leases of the tables that had actions lately; let the others go."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            moment = time.monotonic()
+            keep = [t for t in self.leases if moment - self.active.get(t, 0.0) < IDLE_SECONDS]
+            idle = [t for t in self.leases if t not in keep]
+            try:
+                kept, until = await database_sync_to_async(_renew, thread_sensitive=False)(
+                    self.channel, keep, idle, timezone.now()
+                )
+            except Exception:  # the database is away: the leases lapse, others take over
+                log.exception("could not renew the tables' leases")
+                continue
+            for table_id in [*idle, *(t for t in keep if t not in kept)]:
+                self.leases.pop(table_id, None)
+                self.active.pop(table_id, None)
+            for table_id in kept:
+                self.leases[table_id] = until
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+def _answered(message: Mapping[str, Any]) -> Outcome:
+    """The owner's answer as ``submit`` gives it: an Outcome, or the refusal raised."""
+    if "outcome" in message:
+        table_id, version, events, repeated = message["outcome"]
+        return Outcome(int(table_id), int(version), tuple(events), bool(repeated))
+    if "refused" in message:
+        kind, sentence = message["refused"]
+        raise REFUSALS.get(kind, IllegalAction)(sentence_from(sentence))
+    if message.get("failed") == "internal":
+        raise RuntimeError("the table's owner failed on the action")
+    raise OwnerAway("the table's owner could not reach its database")
+
+
+_routes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Route] = weakref.WeakKeyDictionary()
+_starting: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def route_act(
+    *,
+    table_id: int,
+    user: User,
+    action: Mapping[str, Any],
+    action_id: str | None,
+    present: bool = False,
+) -> Outcome:
+    """A socket's action, applied by its table's owner (here when processes share nothing)."""
+    route = await _route()
+    if route is None:
+        return await submit(
+            table_id=table_id, user=user, action=action, action_id=action_id, present=present
+        )
+    return await route.act(
+        table_id=table_id, user=user, action=action, action_id=action_id, present=present
+    )
+
+
+async def _route() -> Route | None:
+    """This loop's route, started on first use; None where processes share nothing."""
+    if not sharing():
+        return None
+    loop = asyncio.get_running_loop()
+    route = _routes.get(loop)
+    if route is not None:
+        return route
+    async with _starting.setdefault(loop, asyncio.Lock()):
+        route = _routes.get(loop)
+        if route is None:
+            layer = get_channel_layer()
+            route = Route(layer, await layer.new_channel("route."))
+            route._spawn(route.receive())
+            route._spawn(route.renew())
+            _routes[loop] = route
+    return route
+
+
+def route_of(loop: asyncio.AbstractEventLoop) -> Route | None:
+    """The route of ``loop``, started there (from another thread: the clock's) if need be;
+    None where processes share nothing."""
+    if not sharing():
+        return None
+    route = _routes.get(loop)
+    if route is None:
+        route = asyncio.run_coroutine_threadsafe(_route(), loop).result(timeout=10)
+    return route
+
+
+def _claim(table_id: int, owner: str, now: datetime) -> tuple[str, datetime]:
+    """Take the table if nobody holds it (or ``owner`` does, or the lease lapsed); the owner
+    and its lease either way."""
+    until = now + timedelta(seconds=LEASE_SECONDS)
+    free = Q(owner=owner) | Q(owner="") | Q(owned_until__isnull=True) | Q(owned_until__lt=now)
+    if Table.objects.filter(free, pk=table_id).update(owner=owner, owned_until=until):
+        return owner, until
+    row = Table.objects.filter(pk=table_id).values_list("owner", "owned_until").first()
+    if row is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    return row[0], row[1] or now
+
+
+def _renew(
+    owner: str, keep: Sequence[int], idle: Sequence[int], now: datetime
+) -> tuple[set[int], datetime]:
+    """Renew ``owner``'s leases of ``keep`` (those it still holds) and let ``idle`` go."""
+    until = now + timedelta(seconds=LEASE_SECONDS)
+    if idle:
+        Table.objects.filter(pk__in=idle, owner=owner).update(owner="", owned_until=None)
+    if not keep:
+        return set(), until
+    quote = connection.ops.quote_name
+    listed = ", ".join(["%s"] * len(keep))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(Table._meta.db_table)} SET {quote('owned_until')} = %s "
+            f"WHERE {quote('owner')} = %s AND {quote('id')} IN ({listed}) RETURNING {quote('id')}",
+            [until, owner, *keep],
+        )
+        return {int(row[0]) for row in cursor.fetchall()}, until
+
+
+def claim_due(owner: str, now: datetime, limit: int) -> list[tuple[int, datetime | None]]:
+    """The clock's share of the due tables: those ``owner`` holds, nobody holds, or whose lease
+    lapsed (their owner died), taken by ``owner`` as they are found; a table being acted on is
+    passed over (``SKIP LOCKED``), and another live owner's tables are left to it."""
+    until = now + timedelta(seconds=LEASE_SECONDS)
+    quote = connection.ops.quote_name
+    table = quote(Table._meta.db_table)
+    skip = (
+        " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
+    )
+    sql = (
+        f"UPDATE {table} SET {quote('owner')} = %s, {quote('owned_until')} = %s "
+        f"WHERE {quote('id')} IN (SELECT {quote('id')} FROM {table} "
+        f"WHERE {quote('deadline')} <= %s AND {quote('status')} <> %s AND ({quote('owner')} = %s "
+        f"OR {quote('owner')} = '' OR {quote('owned_until')} IS NULL "
+        f"OR {quote('owned_until')} < %s) ORDER BY {quote('deadline')} LIMIT %s{skip}) "
+        f"RETURNING {quote('id')}, {quote('deadline')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [owner, until, now, TableStatus.CLOSED, owner, now, limit])
+        rows = cursor.fetchall()
+    return sorted(
+        ((int(table_id), deadline) for table_id, deadline in rows),
+        key=lambda row: row[1] or now,
+    )
+
+
+def adopt_threadsafe(
+    loop: asyncio.AbstractEventLoop, route: Route, table_ids: Sequence[int], now: datetime
+) -> None:
+    """Tell ``route`` (from the clock's thread) of the tables its clock took."""
+    if table_ids:
+        until = now + timedelta(seconds=LEASE_SECONDS)
+        with contextlib.suppress(RuntimeError):  # the loop stopped: the process is going down
+            loop.call_soon_threadsafe(route.adopt, list(table_ids), until)

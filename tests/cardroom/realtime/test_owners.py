@@ -1,0 +1,152 @@
+"""Tables owned by one process, actions forwarded to it (cardroom/realtime/owners.py).
+
+Two routes on one loop and one in-memory channel layer stand for two server processes: the
+first to act at a table takes it, the other forwards its players' actions and gets the owner's
+answers back (applied, or refused in a sentence it can say in its own socket's language); an
+id applied once is answered as such, however often it is forwarded; an owner that does not
+answer leaves the action "unavailable"; the clock takes only the due tables no live owner holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import InMemoryChannelLayer
+from django.utils import timezone
+
+from cardroom.models import Table, TableAction
+from cardroom.realtime import owners
+from cardroom.realtime.owners import OwnerAway, Route, claim_due
+from cardroom.tables.runtime import Outcome, table_act, table_create, table_timeout
+from games.engine import IllegalAction
+from games.words import Sentence
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def survivor(players: list) -> Table:
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Owned"
+    )
+    for player in players:
+        table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
+    table.refresh_from_db()
+    assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(milliseconds=10))
+    table.refresh_from_db()
+    return table
+
+
+async def two_processes() -> tuple[Route, Route, list[asyncio.Task[Any]]]:
+    layer = InMemoryChannelLayer()
+    first = Route(layer, await layer.new_channel("route."))
+    second = Route(layer, await layer.new_channel("route."))
+    tasks = [asyncio.ensure_future(route.receive()) for route in (first, second)]
+    return first, second, tasks
+
+
+async def test_the_first_to_act_owns_the_table_and_the_other_forwards(make_player):
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben", "cat")]
+    table = await sync_to_async(survivor)(players)
+    first, second, tasks = await two_processes()
+    try:
+        mine = await first.act(
+            table_id=table.pk, user=players[0], action={"kind": "ante"}, action_id="a1",
+            present=False,
+        )  # fmt: skip
+        assert isinstance(mine, Outcome) and not mine.repeated
+        row = await sync_to_async(Table.objects.get)(pk=table.pk)
+        assert row.owner == first.channel and row.owned_until > timezone.now()
+        forwarded = await second.act(
+            table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b1",
+            present=False,
+        )  # fmt: skip
+        assert forwarded.version == mine.version + 1 and not forwarded.repeated
+        assert second.known[table.pk][0] == first.channel
+        assert table.pk not in second.leases
+        # The same id again, from the forwarding side: applied once, answered as applied.
+        again = await second.act(
+            table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b1",
+            present=False,
+        )  # fmt: skip
+        assert again.repeated and again.version == forwarded.version
+        journal = await sync_to_async(
+            lambda: list(TableAction.objects.filter(table=table, client_id="b1"))
+        )()
+        assert len(journal) == 1
+        # A refusal comes back as the sentence it was, to be said in the socket's language.
+        with pytest.raises(IllegalAction) as refused:
+            await second.act(
+                table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b2",
+                present=False,
+            )  # fmt: skip
+        sentence = refused.value.args[0]
+        assert isinstance(sentence, Sentence) and sentence.template
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+async def test_an_owner_that_does_not_answer_leaves_the_action_unavailable(
+    make_player, monkeypatch
+):
+    monkeypatch.setattr(owners, "ANSWER_SECONDS", 0.3)
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    table = await sync_to_async(survivor)(players)
+    first, second, tasks = await two_processes()
+    await first.owner_of(table.pk)
+    tasks[0].cancel()  # the owner's process stops reading: it died
+    try:
+        with pytest.raises(OwnerAway):
+            await second.act(
+                table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="x",
+                present=False,
+            )  # fmt: skip
+        assert table.pk not in second.known  # the table's row is asked again next time
+        row = await sync_to_async(Table.objects.get)(pk=table.pk)
+        assert row.version == table.version  # nothing was applied
+    finally:
+        tasks[1].cancel()
+
+
+def test_the_clock_takes_due_tables_no_live_owner_holds(make_player):
+    players = [make_player(name) for name in ("ann", "ben")]
+    mine, theirs, lapsed, free = (survivor(players) for _ in range(4))
+    now = timezone.now()
+    later = now + timedelta(seconds=60)
+    Table.objects.filter(pk=mine.pk).update(owner="me", owned_until=later)
+    Table.objects.filter(pk=theirs.pk).update(owner="other", owned_until=later)
+    Table.objects.filter(pk=lapsed.pk).update(owner="dead", owned_until=now - timedelta(seconds=1))
+    due_at = now + timedelta(seconds=30)  # every deadline (the ante call's 4 s) has passed
+    taken = [table_id for table_id, _ in claim_due("me", due_at, 100)]
+    assert sorted(taken) == sorted([mine.pk, lapsed.pk, free.pk])
+    owners_now = dict(Table.objects.values_list("pk", "owner"))
+    assert owners_now[theirs.pk] == "other"
+    assert {owners_now[pk] for pk in taken} == {"me"}
+
+
+async def test_idle_tables_are_let_go_and_lost_leases_forgotten(make_player, monkeypatch):
+    monkeypatch.setattr(owners, "RENEW_SECONDS", 0.05)
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    kept, idle, lost = [await sync_to_async(survivor)(players) for _ in range(3)]
+    first, _, tasks = await two_processes()
+    for table in (kept, idle, lost):
+        await first.owner_of(table.pk)
+    first.active[idle.pk] = -1e9  # no action there for ages
+    await sync_to_async(Table.objects.filter(pk=lost.pk).update)(owner="another")
+    renewing = asyncio.ensure_future(first.renew())
+    try:
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if set(first.leases) == {kept.pk}:
+                break
+        assert set(first.leases) == {kept.pk}
+        rows = await sync_to_async(lambda: dict(Table.objects.values_list("pk", "owner")))()
+        assert rows[kept.pk] == first.channel and rows[idle.pk] == "" and rows[lost.pk] == "another"
+    finally:
+        renewing.cancel()
+        for task in tasks:
+            task.cancel()

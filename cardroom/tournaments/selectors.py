@@ -151,7 +151,7 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
 
 def table_tournament(table_id: int) -> dict[str, Any] | None:
     """``tournament_summary`` of the tournament played at table ``table_id``, None if none is:
-    what its socket frames carry under ``tournament`` (cardroom/tables/chips.py). Three
+    what its socket frames carry under ``tournament`` (cardroom/tables/chips.py). Two
     queries."""
     tournament = Tournament.objects.filter(table_id=table_id).first()
     return None if tournament is None else tournament_summary(tournament)

@@ -13,7 +13,7 @@ class CardroomConfig(AppConfig):
         from cardroom.realtime.broadcast import send_version
         from cardroom.responsible import checks
         from cardroom.tables import announce, chips, policies
-        from cardroom.tournaments import ledger_check, play
+        from cardroom.tournaments import ledger_check, play, selectors
         from cardroom.waitlist import services as wait_list
 
         roles.connect()
@@ -36,4 +36,6 @@ class CardroomConfig(AppConfig):
         # A tournament's table settles its hands by the tournament's rules (places, prizes),
         # and the ledger audit checks its prize accounts.
         chips.plug_at_rest(play.at_rest)
+        # Its sockets' frames carry the tournament's state, as its JSON gives it.
+        chips.plug_tournament_of(selectors.table_tournament)
         plug_check("tournament prize accounts", ledger_check.prize_accounts_check)

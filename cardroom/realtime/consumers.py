@@ -335,7 +335,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         this viewer's frame is built in memory; without (an operator's change), it is read.
         It is read too after a gap: a version this socket never got (its full queue dropped
         it, cardroom/realtime/overflow.py, or the push was lost on the way) may have carried
-        what the snapshot in hand leaves out, the recent hands or a bankroll."""
+        what the snapshot in hand leaves out, the recent hands, a bankroll or a tournament's
+        state."""
         if event["version"] <= self.version:
             return
         snapshot = event.get("snapshot")
@@ -360,9 +361,13 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         return await shared_snapshot(self.table_id)
 
     def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:
-        """The latest snapshot; what a version did not change (the log of hands) carries."""
-        if "recent" not in snapshot and self.snapshot is not None:
-            snapshot = {**snapshot, "recent": self.snapshot.get("recent", [])}
+        """The latest snapshot; what a version did not change (the log of hands, a
+        tournament's state) carries."""
+        before = self.snapshot
+        if before is not None and "recent" not in snapshot:
+            snapshot = {**snapshot, "recent": before.get("recent", [])}
+        if before is not None and "tournament" not in snapshot and "tournament" in before:
+            snapshot = {**snapshot, "tournament": before["tournament"]}
         self.snapshot = snapshot
         self.version = snapshot["version"]
         self.fresh_at = time.monotonic()

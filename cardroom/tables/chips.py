@@ -14,14 +14,27 @@ wins) is the tournaments' rule (cardroom/tournaments/play.py). That context sits
 tables, so it plugs its hook in here once, from the app's ``ready`` (cardroom/apps.py), and the
 runtime calls it through this module: the tables never import it. A chips table never plays
 without it: until it is plugged in, the call raises RuntimeError.
+
+The tournament's state (its level, stakes, places paid, prizes: docs/tournaments.md, "The JSON")
+rides in a chips table's snapshots under ``tournament``, so a socket's frames carry it. The
+tournaments plug in the one reader of it (``plug_tournament_of``); a snapshot read from the
+database asks it (``tournament_of``), and the runtime asks it only for the versions that change
+the tournament (``changes_tournament``: players seated at the start, placed as they leave, a
+level raised, the table closed), once their transaction has committed
+(``tournament_on_commit``): the tournament's row is written after the table's action in the
+same transaction (a level: the table's lock first, then the tournament's), and at the start
+before it is linked to its table at all. Every other action reads nothing more.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
+
+from django.db import transaction
 
 from accounts.models import User
 from cardroom.models import Hand, Seat, Table
@@ -33,10 +46,17 @@ __all__ = [
     "CHIPS_REFUSED",
     "AtRest",
     "Settling",
+    "TournamentOf",
+    "changes_tournament",
     "chips_at_rest",
     "chips_refusal",
     "plug_at_rest",
+    "plug_tournament_of",
+    "tournament_of",
+    "tournament_on_commit",
 ]
+
+log = logging.getLogger(__name__)
 
 #: The actions refused at a chips table, from anyone but the tournament itself.
 CHIPS_REFUSED = frozenset({"sit", "top_up", "leave"})
@@ -91,8 +111,21 @@ class AtRest(Protocol):
     ) -> TableState: ...
 
 
+class TournamentOf(Protocol):
+    """The tournaments' reader: the state of the tournament that plays at table ``table_id``,
+    as its JSON gives it (plain JSON), or None if none does."""
+
+    def __call__(self, table_id: int) -> JSON | None: ...
+
+
+#: The events after which a chips table's tournament is not as it was: its players seated
+#: (the start), a player placed or the last one standing up (their leave), a level raised.
+TOURNAMENT_EVENTS = frozenset({"player_sat", "player_left", "level_raised"})
+
+
 class _Plugged:
     at_rest: AtRest | None = None
+    tournament_of: TournamentOf | None = None
 
 
 _plugged = _Plugged()
@@ -108,3 +141,39 @@ def chips_at_rest(settling: Settling, *, recorded: list[Event], journal: list[JS
     if hook is None:
         raise RuntimeError("the tournaments' hook is not plugged in (cardroom/apps.py)")
     return hook(settling, recorded=recorded, journal=journal)
+
+
+def plug_tournament_of(reader: TournamentOf) -> None:
+    """Plug the tournaments' reader in (once per process; a second call replaces it)."""
+    _plugged.tournament_of = reader
+
+
+def tournament_of(table_id: int) -> JSON | None:
+    """The state of the tournament that plays at ``table_id`` (None: none does)."""
+    reader = _plugged.tournament_of
+    if reader is None:
+        raise RuntimeError("the tournaments' reader is not plugged in (cardroom/apps.py)")
+    return reader(table_id)
+
+
+def changes_tournament(events: Iterable[Event]) -> bool:
+    """Whether a chips table's version of these events changed its tournament's state."""
+    return any(event.type in TOURNAMENT_EVENTS for event in events)
+
+
+def tournament_on_commit(table_id: int, snapshot: JSON) -> None:
+    """Give ``snapshot`` its ``tournament`` once the transaction commits, before it is
+    announced (the runtime asks for this before it asks for the announcement, and callbacks
+    run in that order), and before anyone else holds it. A failed read is logged and leaves it
+    out: every socket then keeps the tournament it had, and its next sync reads it again."""
+
+    def fill() -> None:
+        try:
+            tournament = tournament_of(table_id)
+        except Exception:
+            log.exception("could not read the tournament of table %s", table_id)
+            return
+        if tournament is not None:
+            snapshot["tournament"] = tournament
+
+    transaction.on_commit(fill)

@@ -58,7 +58,13 @@ from cardroom.storage.rows import (
     table_row_locked,
 )
 from cardroom.tables.announce import announce_on_commit
-from cardroom.tables.chips import Settling, chips_at_rest, chips_refusal
+from cardroom.tables.chips import (
+    Settling,
+    changes_tournament,
+    chips_at_rest,
+    chips_refusal,
+    tournament_on_commit,
+)
 from cardroom.tables.deferred import Deferred, NeedsLock, rest_transfer_statement
 from cardroom.tables.engines import Engine, TableState, engine_for
 from cardroom.tables.hand_log import recent_hands
@@ -871,7 +877,8 @@ def _snapshot(
     context: Context, recorded: Sequence[Event], hand: Hand | None, ended: bool
 ) -> Snapshot:
     """What every watcher's frame is built from, from what this action already holds: the
-    log of hands is read again only when a hand ended, bankrolls only when one moved."""
+    log of hands is read again only when a hand ended, bankrolls only when one moved, a
+    tournament's state only when it changed (once committed: cardroom/tables/chips.py)."""
     table, seats, users = context.table, context.seats, context.users
     moved = (
         set()
@@ -897,7 +904,7 @@ def _snapshot(
         for number, seat in sorted(seats.items())
         if seat.left is None
     ]
-    return table_snapshot(
+    snapshot = table_snapshot(
         table,
         online,
         commitment_of(hand),
@@ -905,6 +912,9 @@ def _snapshot(
         recent=recent_hands(table=table) if ended else None,
         bankrolls=bankrolls,
     )
+    if table.plays_for_chips and changes_tournament(recorded):
+        tournament_on_commit(table.pk, snapshot)
+    return snapshot
 
 
 def _deal(hand: Hand, game: Game[TableState], played: Played, stamp: float) -> Played:

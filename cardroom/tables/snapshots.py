@@ -7,7 +7,8 @@ connection that opens, or asks for ``sync``, reads the same snapshot from the da
 
 A snapshot is plain JSON (it crosses Redis): the table's fields and state, who sits where and
 whether they are online, the deck commitment of the hand in play, and, only in the versions
-that change them, the recent hands and the bankrolls that moved.
+that change them, the recent hands, the bankrolls that moved and (at a tournament's table) the
+tournament's state (cardroom/tables/chips.py). A connection keeps the last of each it was sent.
 
 Contracts: a snapshot is never changed once made (every viewer of the process shares it, and
 the state loaded from it); a frame is built from the snapshot alone, through the game's
@@ -22,6 +23,7 @@ from threading import Lock
 
 from cardroom.models import Hand, Table
 from cardroom.storage.rows import open_commitment, seats_online
+from cardroom.tables.chips import tournament_of
 from cardroom.tables.engines import TableState, engine_for
 from cardroom.tables.hand_log import recent_hands
 from games.engine import JSON, Game
@@ -38,9 +40,11 @@ __all__ = [
 
 #: A table at one version, as JSON: ``stamp``, ``id``, ``version``, ``state``, the
 #: ``TABLE_FIELDS``, ``seats`` ([number, user id, online] each), ``commitment`` and, when the
-#: version changed them, ``recent`` and ``bankrolls`` ({user id as text: cents}).
+#: version changed them, ``recent``, ``bankrolls`` ({user id as text: cents}) and, at a
+#: tournament's table, ``tournament`` (its JSON: docs/tournaments.md, "The JSON").
 Snapshot = JSON
-#: One viewer's ``state`` message: ``{"type": "state", "version", "table": view, "you"}``.
+#: One viewer's ``state`` message: ``{"type": "state", "version", "table": view, "you",
+#: "tournament"}`` (``tournament``: null at a table that plays for money).
 Frame = JSON
 
 #: Table fields a snapshot carries (what the frames and the page's regions show);
@@ -64,7 +68,8 @@ def table_snapshot(
     """A snapshot from values in hand. ``seats``: (number, user id, online) of each occupied
     seat. ``stamp``: unique to this snapshot, so that its loaded state may be shared (the
     runtime's; a snapshot read from the database has none). ``extra``: ``recent`` (the log of
-    hands) and ``bankrolls`` ({user id as text: cents}) when this version changed them."""
+    hands), ``bankrolls`` ({user id as text: cents}) and ``tournament`` when this version
+    changed them."""
     snapshot: Snapshot = {
         "stamp": stamp,
         "id": table.pk,
@@ -79,12 +84,14 @@ def table_snapshot(
 
 
 def snapshot_from_db(table: Table) -> Snapshot:
-    """The snapshot of ``table`` as the database holds it (a connection's first frame, sync)."""
+    """The snapshot of ``table`` as the database holds it (a connection's first frame, sync);
+    at a tournament's table, with the tournament's state."""
     return table_snapshot(
         table,
         seats_online(table.pk),
         open_commitment(table.pk),
         recent=recent_hands(table=table),
+        tournament=tournament_of(table.pk) if table.plays_for_chips else None,
     )
 
 
@@ -120,7 +127,8 @@ def _loaded(game: Game[TableState], snapshot: Snapshot) -> TableState:
 
 
 def state_frame(snapshot: Snapshot, user_id: int | None) -> Frame:
-    """The ``state`` message for one viewer: the game's view of that viewer's seat.
+    """The ``state`` message for one viewer: the game's view of that viewer's seat, and the
+    tournament's state at a tournament's table (the same for every viewer; null elsewhere).
 
     The game's view is the only source of cards, so nothing hidden can reach the viewer.
     """
@@ -140,6 +148,7 @@ def state_frame(snapshot: Snapshot, user_id: int | None) -> Frame:
         "preset": snapshot["preset"],
         "status": snapshot["status"],
         "stakes": snapshot["stakes"],
+        "plays_for_chips": bool(snapshot.get("plays_for_chips")),
     }
     online = {entry[0]: entry[2] for entry in snapshot["seats"]}
     for entry in view.get("seats", []):
@@ -147,7 +156,13 @@ def state_frame(snapshot: Snapshot, user_id: int | None) -> Frame:
             entry["online"] = online[entry["seat"]]
     if view.get("you") is None and user_id is not None:
         view["you"] = _spectator_you(game, state, snapshot["status"], view)
-    return {"type": "state", "version": snapshot["version"], "table": view, "you": view.get("you")}
+    return {
+        "type": "state",
+        "version": snapshot["version"],
+        "table": view,
+        "you": view.get("you"),
+        "tournament": snapshot.get("tournament"),
+    }
 
 
 def _spectator_you(game: Game[TableState], state: TableState, status: str, view: JSON) -> JSON:

@@ -1,9 +1,10 @@
 """What the pages and the JSON read of tournaments (docs/tournaments.md, "The JSON").
 
-``tournament_summary`` is the API's shape of one tournament; ``lobby_tournaments`` the lobby's
-list. Both read a bounded number of queries whatever the number of tournaments or entrants:
-the tournament, its entries with their players joined, and (for the lobby) one query for the
-list with its counts and the viewer's entry annotated.
+``tournament_summary`` is the API's shape of one tournament, which the sockets of its table
+carry too (``table_tournament``, plugged into cardroom/tables/chips.py); ``lobby_tournaments``
+the lobby's list. Both read a bounded number of queries whatever the number of tournaments or
+entrants: the tournament, its entries with their players joined, and (for the lobby) one query
+for the list with its counts and the viewer's entry annotated.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ __all__ = [
     "lobby_tournaments",
     "prize_pool",
     "prizes_by_place",
+    "table_tournament",
     "tournament_summary",
 ]
 
@@ -145,6 +147,14 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
         ],
         "table": tournament.table_id,
     }
+
+
+def table_tournament(table_id: int) -> dict[str, Any] | None:
+    """``tournament_summary`` of the tournament played at table ``table_id``, None if none is:
+    what its socket frames carry under ``tournament`` (cardroom/tables/chips.py). Two
+    queries."""
+    tournament = Tournament.objects.filter(table_id=table_id).first()
+    return None if tournament is None else tournament_summary(tournament)
 
 
 @dataclass(frozen=True, slots=True)

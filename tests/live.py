@@ -126,6 +126,15 @@ def live_servers(
     ``env`` added to its environment; yields their base URLs and stops them all after. More
     than one need a database and a channel layer they share (PostgreSQL and REDIS_URL). For the
     load script, which fetches no page: static files are not collected."""
+    with live_daphnes(name, processes, env) as started:
+        yield [server.url for server in started]
+
+
+@contextmanager
+def live_daphnes(
+    name: str = "servers", processes: int = 1, env: dict[str, str] | None = None
+) -> Iterator[list[Daphne]]:
+    """``live_servers``, yielding the processes themselves (a test may kill one)."""
     ports: list[int] = []
     while len(ports) < processes:
         if (port := free_port()) not in ports:
@@ -135,7 +144,7 @@ def live_servers(
         started.extend(start_daphne(name, env, port) for port in ports)
         for server in started:
             server.wait_until_serving()
-        yield [server.url for server in started]
+        yield started
     finally:
         for server in started:
             server.process.terminate()

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 import time
 import weakref
 from collections.abc import Mapping, Sequence
@@ -303,7 +304,8 @@ async def _route() -> Route | None:
         route = _routes.get(loop)
         if route is None:
             layer = get_channel_layer()
-            route = Route(layer, await layer.new_channel("route."))
+            # The process id in the name: an operator reading Table.owner knows the process.
+            route = Route(layer, await layer.new_channel(f"route.{os.getpid()}."))
             route._spawn(route.receive())
             route._spawn(route.renew())
             _routes[loop] = route

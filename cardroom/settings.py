@@ -221,6 +221,13 @@ if _redis_layer not in _REDIS_LAYERS:
     raise ImproperlyConfigured(
         f"CARDROOM_REDIS_LAYER must be one of {', '.join(_REDIS_LAYERS)}, not {_redis_layer!r}"
     )
+
+#: A process's own channels carry what all its sockets of every table do: its hub's, every
+#: table's messages (cardroom/realtime/fanout.py); its route's, the actions forwarded to it
+#: and the answers to those it forwarded (cardroom/realtime/owners.py). Each holds this many
+#: before its oldest are dropped, where a socket's own holds the layer's ``capacity``.
+PROCESS_CHANNELS_CAPACITY = {"*hub.*": 5000, "*route.*": 5000}
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -257,6 +264,7 @@ if REDIS_URL:
                 # a socket 100 versions behind needs only the newest, and each may hold a
                 # snapshot, so its bound is what a socket that stopped reading may cost.
                 "capacity": 5000 if _redis_layer == "lists" else 100,
+                "channel_capacity": PROCESS_CHANNELS_CAPACITY,
                 # Parallel test workers share one Redis: keep their groups apart.
                 "prefix": "cardroom" + os.environ.get("PYTEST_XDIST_WORKER", ""),
             },
@@ -264,7 +272,12 @@ if REDIS_URL:
     }
 else:
     # Channels' in-memory layer, less its per-message deep copy and scans (its docstring).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "cardroom.realtime.layer.ProcessChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "cardroom.realtime.layer.ProcessChannelLayer",
+            "CONFIG": {"channel_capacity": PROCESS_CHANNELS_CAPACITY},
+        }
+    }
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

@@ -59,8 +59,14 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
 
 def version_message(table_id: int, version: int, snapshot: dict[str, Any] | None) -> dict[str, Any]:
     """The group message of a new version; with its snapshot, every watcher builds its frame
-    without reading the database (cardroom.tables.snapshots)."""
-    message: dict[str, Any] = {"type": "table.version", "table": table_id, "version": version}
+    without reading the database (cardroom.tables.snapshots). It names its group, which each
+    process's hub hands it on by (cardroom/realtime/fanout.py)."""
+    message: dict[str, Any] = {
+        "type": "table.version",
+        "group": f"table-{table_id}",
+        "table": table_id,
+        "version": version,
+    }
     if snapshot is not None:
         message["snapshot"] = snapshot
     return message

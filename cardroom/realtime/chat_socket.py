@@ -106,7 +106,9 @@ class ChatSocket:
                     table_id=self.table_id, user=user, text=message.get("text"), now=timezone.now()
                 )
                 # Committed: only now is it sent to anyone.
-                await self.channel_layer.group_send(self.group, {"type": "chat.line", "line": line})
+                await self.channel_layer.group_send(
+                    self.group, {"type": "chat.line", "group": self.group, "line": line}
+                )
                 await self.chat_said(ident)
                 return
             change = mute_add if message["type"] == "chat_mute" else mute_remove

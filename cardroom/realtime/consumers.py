@@ -13,6 +13,7 @@ layer's hop (msgpack over Redis) would leave only its English text.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -40,6 +41,7 @@ from cardroom.presentation.pages import page_context
 from cardroom.realtime import freshness
 from cardroom.realtime.auth import NOT_LOGGED_IN, REVOKED, token_group
 from cardroom.realtime.chat_socket import CHAT_TYPES, ApiChat, ChatSocket, PageChat
+from cardroom.realtime.fanout import feed, starve
 from cardroom.realtime.logins import (
     LOGIN_ENDED,
     Login,
@@ -114,6 +116,17 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     #: The label this socket is counted under in the open sockets' gauge, once let in.
     socket_kind = "api"
     metered = False
+    #: Fed the table's messages by the process's hub (cardroom/realtime/fanout.py) rather than
+    #: through a channel of its own in the table's group.
+    fed = False
+    #: A read of the table's state is under way (the first, or after a gap: a fed socket
+    #: reads in a task), and the newest version message that came meanwhile.
+    resyncing = False
+    waiting: dict[str, Any] | None = None
+    reading: asyncio.Future[None] | None = None
+    #: The socket is answering a frame of its client; the versions that came meanwhile.
+    answering = False
+    held: list[dict[str, Any]]
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch first runs ``close_old_connections`` in asgiref's one
@@ -164,7 +177,14 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         self.tokens = self.burst
         self.refilled = rate_clock()
         self.answered: dict[str, dict[str, Any]] = {}
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.held = []
+        if self.fed:
+            # The process's hub hands it the table's messages (fanout.py); those that come
+            # before its first state is read wait for it.
+            self.resyncing = True
+            await feed(self)
+        else:
+            await self.channel_layer.group_add(self.group, self.channel_name)
         if (token_id := self.scope.get("api_token_id")) is not None:
             # Revoking the token closes this socket (cardroom/realtime/auth.py, token_revoke).
             self.token_group = token_group(token_id)
@@ -173,7 +193,10 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         self.metered = True
         OPEN_SOCKETS.labels(kind=self.socket_kind).inc()
         freshness.watch(self)
-        await self.push_state(force=True)
+        try:
+            await self.push_state(force=True)
+        finally:
+            self._read()
         await self.chat_open()  # the recent lines, after the state (chat_socket.py)
         # Only a seated player's socket is counted: most sockets open before their sit, which
         # counts them itself, and a write per watcher would queue behind the actions.
@@ -221,13 +244,31 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         if hasattr(self, "group"):
             freshness.unwatch(self)
             await self.chat_close()
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.fed:
+                await starve(self)
+            else:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.counted is not None:
                 await self.presence(-1, self.counted)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every frame gets an answer, and the socket stays open whatever the frame held,
-        unless its login no longer holds: then no frame is read, and the socket closes."""
+        unless its login no longer holds: then no frame is read, and the socket closes. A
+        socket fed by the hub holds the versions that come while it answers, and sends them
+        after its answer, as a socket with its own channel takes its messages after it."""
+        if not hasattr(self, "held"):  # refused at connect: nothing is fed to it
+            await self._receive(text_data)
+            return
+        self.answering = True
+        try:
+            await self._receive(text_data)
+        finally:
+            self.answering = False
+            held, self.held = self.held, []
+            for event in held:
+                await self.table_version(event)
+
+    async def _receive(self, text_data: str | None) -> None:
         ident: Any = None
         started = time.perf_counter()  # the action's latency, to its answer (self.reply)
         kind: str | None = None
@@ -339,19 +380,47 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         state."""
         if event["version"] <= self.version:
             return
+        if self.answering:  # sent after the answer to the frame in hand (``receive``)
+            self.held.append(event)
+            return
+        if self.resyncing:  # the newest waits for the read under way (``_read``)
+            if self.waiting is None or event["version"] > self.waiting["version"]:
+                self.waiting = event
+            return
         snapshot = event.get("snapshot")
         if snapshot is None or event["version"] > self.version + 1:
-            await self.push_state()
+            if not self.fed:
+                await self.push_state()
+                return
+            # The hub feeds the table's other sockets too: the read goes in a task of its own,
+            # and the versions that come meanwhile are left to it.
+            self.resyncing = True
+            self.reading = asyncio.ensure_future(self.push_state())
+            self.reading.add_done_callback(self._resynced)
             return
         kept = self.keep(snapshot)
         await self.send_state(state_frame(kept, self.user_id))
+
+    def _resynced(self, task: asyncio.Future[None]) -> None:
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.error("table %s: a socket's read after a gap failed: %r", self.table_id, error)
+        self._read()
+
+    def _read(self) -> None:
+        """A read of the state is over: the newest version that came meanwhile, if newer, is
+        taken now (a gap after it starts another read)."""
+        self.resyncing = False
+        waiting, self.waiting = self.waiting, None
+        if waiting is not None and waiting["version"] > self.version:
+            self.reading = asyncio.ensure_future(self.table_version(waiting))
 
     async def push_state(self, *, force: bool = False) -> None:
         """This viewer's frame from the database: on connect, on ``sync``, when a version
         came without its snapshot. Reads run in the thread pool, not the one thread that
         serialises writes."""
         snapshot = await self.read_snapshot()
-        if force or snapshot["version"] > self.version:
+        # Never back: a socket fed by the hub may have sent a newer version meanwhile.
+        if snapshot["version"] > self.version or (force and snapshot["version"] == self.version):
             kept = self.keep(snapshot)
             await self.send_state(state_frame(kept, self.user_id))
 
@@ -416,6 +485,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
 
 class TableApiConsumer(ApiChat, _TableConsumer):
     """The JSON protocol of one table, for bots, tests, load scripts and other front ends."""
+
+    fed = True
 
     async def send_state(self, state: dict[str, Any]) -> None:
         await self.send(text_data=encode_frame(state))

@@ -41,6 +41,11 @@ class ProcessChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._cleaned = 0.0
+        # Channels' in-memory layer keeps ``channel_capacity`` as given, where ``get_capacity``
+        # reads the compiled patterns the Redis layers make of it.
+        capacities: Any = getattr(self, "channel_capacity", None)
+        if isinstance(capacities, dict):
+            self.channel_capacity = self.compile_capacities(capacities)
 
     def _clean_expired(self) -> None:
         now = time.monotonic()

@@ -56,7 +56,8 @@ async def test_a_sit_over_a_socket_is_online_in_its_own_version(table):
     await socket.drain(table)
     seat = await held(table, ann)
     assert seat.connections == 1 and seat.lease_until is not None
-    mine = [s for s in socket.frames[-1]["table"]["seats"] if s.get("player") == "ann"]
+    last = [frame for frame in socket.frames if frame["type"] == "state"][-1]
+    mine = [s for s in last["table"]["seats"] if s.get("player") == "ann"]
     assert mine and mine[0]["online"] is True
     kinds = [a.action["kind"] async for a in TableAction.objects.filter(table=table)]
     assert kinds == ["restore", "sit"]  # no "connect" after the sit

@@ -1,0 +1,111 @@
+"""JSON sockets fed by their process's hub (cardroom/realtime/fanout.py).
+
+The process joins a table's group once, whatever the number of its sockets there, and leaves
+it with its last; each socket gets every version, in order, and the answer to its own action
+before the state that action made, as with a channel of its own; a socket that must read the
+table after a gap does it without holding up the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from accounts.services import user_create
+from cardroom.realtime import fanout
+from cardroom.realtime.auth import token_create
+from cardroom.realtime.consumers import TableApiConsumer
+from cardroom.tables.runtime import table_act
+from tests.accounts.sockets import a_table, open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def members(group: str) -> set[str]:
+    """This process's channels in ``group``, on either layer."""
+    layer = get_channel_layer()
+    here = getattr(layer, "_loops", {}).get(asyncio.get_running_loop())
+    if here is not None:  # the Redis pub/sub layer: its groups by their Redis name
+        return set(here.groups.get(layer._group(group), ()))
+    return set(layer.groups.get(group, {}))
+
+
+async def frames_until_quiet(socket) -> list[dict]:
+    seen = []
+    while not await socket.receive_nothing(0.3):
+        output = await socket.receive_output(5)
+        if output.get("text"):
+            seen.append(json.loads(output["text"]))
+    return seen
+
+
+async def test_one_membership_per_process_and_every_version_in_order_for_each_socket():
+    table = await a_table()
+    users = [await sync_to_async(user_create)(username=name) for name in ("ann", "ben", "cat")]
+    tokens = [await sync_to_async(token_create)(user=user) for user in users]
+    first, _ = await open_socket(table, token=tokens[0])
+    second, _ = await open_socket(table, token=tokens[1])
+    (hub,) = members(f"table-{table}")
+    assert hub.startswith("hub.") or ".hub." in hub
+    for user in users:
+        await sync_to_async(table_act)(
+            table_id=table, user=user, action={"kind": "sit", "buy_in": 20_000}
+        )
+    for socket in (first, second):
+        versions = [f["version"] for f in await frames_until_quiet(socket) if f["type"] == "state"]
+        assert versions == [1, 2, 3]
+    await first.disconnect()
+    assert members(f"table-{table}") == {hub}
+    await second.disconnect()
+    assert members(f"table-{table}") == set()
+
+
+async def test_a_socket_s_answer_comes_before_the_state_its_action_made():
+    table = await a_table()
+    ann = await sync_to_async(user_create)(username="ann")
+    socket, _ = await open_socket(table, token=await sync_to_async(token_create)(user=ann))
+    await socket.send_to(
+        text_data=json.dumps(
+            {"type": "action", "id": 7, "action": {"kind": "sit", "buy_in": 20_000}}
+        )
+    )
+    frames = await frames_until_quiet(socket)
+    assert [frame["type"] for frame in frames[:2]] == ["ack", "state"], frames
+    assert frames[1]["version"] == 1
+    await socket.disconnect()
+
+
+async def test_a_read_after_a_gap_holds_up_no_other_socket(monkeypatch):
+    table = await a_table()
+    users = [await sync_to_async(user_create)(username=name) for name in ("ann", "ben")]
+    tokens = [await sync_to_async(token_create)(user=user) for user in users]
+    slow, _ = await open_socket(table, token=tokens[0])
+    quick, _ = await open_socket(table, token=tokens[1])
+    sockets = list(fanout._hubs[asyncio.get_running_loop()].fed[f"table-{table}"])
+    stuck = next(socket for socket in sockets if socket.user_id == users[0].pk)
+    released = asyncio.Event()
+    real = TableApiConsumer.read_snapshot
+
+    async def read_slowly(self):
+        if self is stuck:
+            await released.wait()
+        return await real(self)
+
+    monkeypatch.setattr(TableApiConsumer, "read_snapshot", read_slowly)
+    stuck.version = -5  # as if versions were lost: the next one is a gap, read afresh
+    await sync_to_async(table_act)(
+        table_id=table, user=users[1], action={"kind": "sit", "buy_in": 20_000}
+    )
+    await sync_to_async(table_act)(table_id=table, user=users[1], action={"kind": "sit_out"})
+    quick_versions = [f["version"] for f in await frames_until_quiet(quick) if f["type"] == "state"]
+    assert quick_versions == [1, 2]  # not held up by the other socket's read
+    assert await slow.receive_nothing(0.2)
+    released.set()
+    slow_versions = [f["version"] for f in await frames_until_quiet(slow) if f["type"] == "state"]
+    assert slow_versions == [2]  # read whole, the newest; none older after it
+    await slow.disconnect()
+    await quick.disconnect()

@@ -91,11 +91,15 @@ def cursor() -> Iterator[Any]:
         yield connection.make_cursor(bound)  # not closed: kept for the connection's next
 
 
-def together(statements: Sequence[tuple[str, Sequence[Any]]], *, rows: bool = True) -> list[Rows]:
+def together(
+    statements: Sequence[tuple[str, Sequence[Any] | None]], *, rows: bool = True
+) -> list[Rows]:
     """Run the statements (``%s`` placeholders, their values) in order, on PostgreSQL in one
     pipeline, and give each one's rows ([] for one that returns none; nothing at all with
     ``rows`` False). A statement runs once those before it have: one that waits for a lock
-    sees, after it, what the lock's last holder committed."""
+    sees, after it, what the lock's last holder committed. A statement given ``None`` for its
+    values is sent as it is, never prepared (``BEGIN``, ``COMMIT``: PostgreSQL prepares no
+    transaction control)."""
     if not statements:
         return []
     connection = connections[DEFAULT_DB_ALIAS]
@@ -103,7 +107,7 @@ def together(statements: Sequence[tuple[str, Sequence[Any]]], *, rows: bool = Tr
         found = []
         with connection.cursor() as django_cursor:
             for sql, params in statements:
-                django_cursor.execute(sql, params)
+                django_cursor.execute(sql, params or ())
                 found.append(django_cursor.fetchall() if django_cursor.description else [])
         return found if rows else []
     cursors = _bound(connection, len(statements) if rows else 1)
@@ -112,7 +116,10 @@ def together(statements: Sequence[tuple[str, Sequence[Any]]], *, rows: bool = Tr
     logged = _logged(connection, cursors[0], statements)
     with logged, connection.wrap_database_errors, raw.pipeline():
         for index, (sql, params) in enumerate(statements):
-            cursors[index if rows else 0].execute(sql, params)
+            if params is None:
+                cursors[index if rows else 0].execute(sql, prepare=False)
+            else:
+                cursors[index if rows else 0].execute(sql, params)
     if not rows:
         return []
     return [bound.fetchall() if bound.description else [] for bound in cursors]
@@ -129,13 +136,13 @@ class _LoggedCursor(CursorDebugWrapper):
 
 @contextmanager
 def _logged(
-    connection: Any, bound: Any, statements: Sequence[tuple[str, Sequence[Any]]]
+    connection: Any, bound: Any, statements: Sequence[tuple[str, Sequence[Any] | None]]
 ) -> Iterator[None]:
     """The pipeline as one entry of Django's query log, where it keeps one: one round trip."""
     if not connection.queries_logged:
         yield
         return
     text = "; ".join(sql for sql, _ in statements)
-    params = [list(params) for _, params in statements]
+    params = [list(params or ()) for _, params in statements]
     with CursorDebugWrapper(bound, connection).debug_sql(text, params):
         yield

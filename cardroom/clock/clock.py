@@ -36,7 +36,7 @@ from cardroom.models import Seat, Table, TableStatus
 from cardroom.observability.metrics import clock_swept, timeout_applied
 from cardroom.realtime.broadcast import server_loop
 from cardroom.realtime.owners import adopt_threadsafe, claim_due, route_of
-from cardroom.realtime.queue import submit_timeout
+from cardroom.realtime.queue import TIMER_GRACE_SECONDS, submit_timeout, timed_here
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.runtime import table_apply, table_timeout
 from cardroom.tournaments.levels import levels_sweep
@@ -95,6 +95,10 @@ def clock_sweep(
     oldest = due[0][1] if due else None
     clock_swept((moment - oldest).total_seconds() if oldest is not None else 0.0)
     if loop is not None and now is None:
+        # A table the server's queue holds is timed there; the sweep applies its timeout only
+        # when that timer is well late (cardroom/realtime/queue.py).
+        timed, late = timed_here(loop), moment - timedelta(seconds=TIMER_GRACE_SECONDS)
+        due = [(pk, at) for pk, at in due if pk not in timed or at is None or at <= late]
         return _time_out_queued(loop, due)
     if turn is not None:
         return sum(turn(_time_out, table_id, now, deadline) for table_id, deadline in due)

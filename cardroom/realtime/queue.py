@@ -11,9 +11,10 @@ a quiet table waits for nobody.
 
 Between batches the queue holds each table as its last batch left it (cardroom/tables/held.py),
 so the next batch is settled in memory and written in one fenced transaction; a batch the held
-rows cannot take goes through the locked path. The clock's timeouts for a table come through the
-same queue (``submit_timeout``), so they keep their place among the players' actions and the
-table stays held.
+rows cannot take goes through the locked path. A held table's timeout is timed here, at its
+deadline, and comes through the same queue (``submit_timeout``), so it keeps its place among
+the players' actions and the table stays held; the clock's sweep (cardroom/clock/clock.py)
+leaves a timed table to its timer unless the timer is ``TIMER_GRACE_SECONDS`` late.
 
 The queue belongs to this process's event loop (a test runs servers on loops of their own);
 processes still share tables through the row lock and the held batches' fence. It also knows
@@ -25,25 +26,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from accounts.models import User
-from cardroom.realtime.threads import SERIAL_WRITES, action_pool
+from cardroom.observability.metrics import timeout_applied
+from cardroom.realtime.threads import in_action_thread
 from cardroom.tables.held import Held, held_act
 from cardroom.tables.runtime import Outcome, Request
+from games.engine import IllegalAction
 
-__all__ = ["actions_quiet", "submit", "submit_timeout"]
+__all__ = ["actions_quiet", "submit", "submit_timeout", "timed_here"]
+
+log = logging.getLogger(__name__)
 
 #: The most actions one batch applies: a flood at one table still lets the others in.
 BATCH_LIMIT = 32
 #: The most tables a loop holds between batches (the least recently acted on are let go).
 HELD_LIMIT = 4096
+#: How late a held table's own timer may be before the clock's sweep applies its timeout.
+TIMER_GRACE_SECONDS = 1.0
 
 
 @dataclass
@@ -55,6 +64,10 @@ class _Waiting:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     #: Each table as its last batch left it, for the next (cardroom/tables/held.py).
     held: OrderedDict[int, Held] = field(default_factory=OrderedDict)
+    #: The timers of the held tables' deadlines, and (read by the clock's thread, so replaced
+    #: whole, never changed) the tables they time.
+    timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    timed: frozenset[int] = frozenset()
     #: Actions submitted on this loop and not answered yet; ``quiet`` is set when there are none.
     in_flight: int = 0
     quiet: asyncio.Event = field(default_factory=asyncio.Event)
@@ -103,6 +116,53 @@ async def _submit(table_id: int, request: Request) -> Outcome:
     return outcome
 
 
+def timed_here(loop: asyncio.AbstractEventLoop) -> frozenset[int]:
+    """The tables whose timeouts ``loop``'s queue times itself (read from any thread)."""
+    waiting = _loops.get(loop)
+    return frozenset() if waiting is None else waiting.timed
+
+
+def _time(waiting: _Waiting, table_id: int) -> None:
+    """Time the held table's deadline (or stop timing a table no longer held)."""
+    timer = waiting.timers.pop(table_id, None)
+    if timer is not None:
+        timer.cancel()
+    held = waiting.held.get(table_id)
+    deadline = held.table.deadline if held is not None else None
+    if deadline is not None:
+        delay = max(0.0, (deadline - timezone.now()).total_seconds())
+        loop = asyncio.get_running_loop()
+        waiting.timers[table_id] = loop.call_later(delay, _due, waiting, table_id)
+    waiting.timed = frozenset(waiting.timers)
+
+
+def _due(waiting: _Waiting, table_id: int) -> None:
+    """A held table's deadline: its timeout goes in the queue (or the timer waits again, when
+    the held table's deadline moved meanwhile)."""
+    waiting.timers.pop(table_id, None)
+    held = waiting.held.get(table_id)
+    deadline = held.table.deadline if held is not None else None
+    if deadline is not None and deadline > timezone.now():
+        _time(waiting, table_id)
+        return
+    waiting.timed = frozenset(waiting.timers)
+    if deadline is not None:
+        task = asyncio.get_running_loop().create_task(_timeout(table_id, deadline))
+        waiting.tasks.add(task)
+        task.add_done_callback(waiting.tasks.discard)
+
+
+async def _timeout(table_id: int, deadline: datetime) -> None:
+    try:
+        await submit_timeout(table_id)
+    except IllegalAction:
+        return  # applied meanwhile, or the table changed: its next deadline is timed anew
+    except Exception:
+        log.exception("table %s: a timed timeout failed; the clock's sweep will apply it", table_id)
+        return
+    timeout_applied(deadline, timezone.now())
+
+
 async def actions_quiet(limit: float) -> bool:
     """Return once no action is waiting for its table or being applied on this loop, or after
     ``limit`` seconds at most; whether it was quiet."""
@@ -128,15 +188,16 @@ async def _apply_waiting(waiting: _Waiting, table_id: int) -> None:
             requests = [request for request, _ in batch]
             held = waiting.held.pop(table_id, None)  # taken back only if the batch keeps it
             try:
-                answers, held = await database_sync_to_async(
-                    held_act, thread_sensitive=SERIAL_WRITES, executor=action_pool()
-                )(table_id=table_id, requests=requests, held=held)
+                answers, held = await in_action_thread(
+                    held_act, table_id=table_id, requests=requests, held=held
+                )
             except Exception as failure:  # the database: no action of the batch was applied
                 answers, held = [failure] * len(batch), None
             if held is not None:
                 waiting.held[table_id] = held
                 while len(waiting.held) > HELD_LIMIT:
-                    waiting.held.popitem(last=False)
+                    _time(waiting, waiting.held.popitem(last=False)[0])
+            _time(waiting, table_id)
             for (_, future), answer in zip(batch, answers, strict=True):
                 if future.done():  # its socket went away while it waited
                     continue

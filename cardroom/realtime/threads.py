@@ -10,12 +10,20 @@ Reads run in the pool on both.
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
 
-from django.db import connection
+from channels.db import database_sync_to_async
+from django.db import connection, connections
 
-__all__ = ["ACTION_THREADS", "SERIAL_WRITES", "action_pool"]
+__all__ = ["ACTION_THREADS", "SERIAL_WRITES", "action_pool", "in_action_thread"]
+
+T = TypeVar("T")
 
 SERIAL_WRITES = connection.vendor == "sqlite"
 #: Threads applying players' actions on PostgreSQL, apart from the pool the reads share.
@@ -38,3 +46,29 @@ def action_pool() -> ThreadPoolExecutor | None:
         if _action_pool is None:
             _action_pool = ThreadPoolExecutor(ACTION_THREADS, thread_name_prefix="cardroom-action")
         return _action_pool
+
+
+async def in_action_thread(work: Callable[..., T], /, **arguments: Any) -> T:
+    """``work(**arguments)`` where players' actions run: on SQLite in Channels' one thread (its
+    writer), on PostgreSQL in the actions' own threads.
+
+    On PostgreSQL without Channels' wrapper: it checks every connection before and after each
+    call, and with ``conn_health_checks`` the check is a ``SELECT 1`` before the call's first
+    statement, one more round trip for each batch of actions. Here a thread's connection is
+    checked, and closed if unusable or past its age, only after a call that met a database
+    error or when its age is up, as Django checks a request's connection."""
+    pool = action_pool()
+    if pool is None:
+        done: T = await database_sync_to_async(work, thread_sensitive=True)(**arguments)
+        return done
+    return await asyncio.get_running_loop().run_in_executor(pool, partial(_kept, work, arguments))
+
+
+def _kept(work: Callable[..., T], arguments: dict[str, Any]) -> T:
+    try:
+        return work(**arguments)
+    finally:
+        for kept in connections.all(initialized_only=True):
+            aged = kept.close_at is not None and time.monotonic() >= kept.close_at
+            if kept.connection is not None and (kept.errors_occurred or aged):
+                kept.close_if_unusable_or_obsolete()

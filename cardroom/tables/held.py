@@ -27,7 +27,7 @@ Contracts:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 
@@ -141,9 +141,10 @@ def _held_batch(held: Held, requests: Sequence[Request]) -> list[Outcome | Excep
     table, seats = held.table, held.seats
     expected = table.version
     players = sorted(seat.user_id for seat in seats.values())
-    deferred = Deferred(Writes(), held.accounts, lambda: _lock(table.pk, expected, players))
+    batch = _Transaction()
+    deferred = Deferred(Writes(), held.accounts, lambda: _lock(table.pk, expected, players, batch))
     answers: list[Outcome | Exception] = []
-    with transaction.atomic():
+    with batch:
         for user, action, action_id, present in requests:
             try:
                 answers.append(
@@ -165,19 +166,68 @@ def _held_batch(held: Held, requests: Sequence[Request]) -> list[Outcome | Excep
                 raise NeedsLock from refusal
             deferred.settling = False
         if deferred.versions:
-            _write(table, expected, players, deferred)
+            _write(table, expected, players, deferred, batch)
             # Never before the commit: nobody may see a version that was undone.
-            transaction.on_commit(partial(_announce, table, deferred))
+            batch.on_commit(partial(_announce, table, deferred))
     return answers
 
 
-def _lock(table_id: int, expected: int, players: list[int]) -> None:
+class _Transaction:
+    """A held batch's transaction. Where no transaction is open already (the actions'
+    threads) on PostgreSQL, the batch's own statements begin and commit it, ``BEGIN`` with its
+    first round trip and ``COMMIT`` in the round trip of its rows, where Django's ``atomic``
+    would send each alone; elsewhere it is Django's ``atomic``."""
+
+    def __init__(self) -> None:
+        self.own = connection.vendor == "postgresql" and not connection.in_atomic_block
+        self.begun = self.committed = False
+        self.atomic = None if self.own else transaction.atomic()
+        self.committed_work: list[Callable[[], None]] = []
+
+    def __enter__(self) -> _Transaction:
+        if self.atomic is not None:
+            self.atomic.__enter__()
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if self.atomic is not None:
+            self.atomic.__exit__(kind, error, trace)  # type: ignore[arg-type]
+            return
+        if self.begun and not self.committed:
+            try:
+                with bound.cursor() as cursor:
+                    cursor.cursor.execute("ROLLBACK", prepare=False)
+            except Exception:  # the connection is gone: the server has ended the transaction
+                log.warning("a held batch's rollback failed; the connection is closed")
+                connection.close()
+        if self.committed and kind is None:
+            for work in self.committed_work:
+                work()
+
+    def begin(self) -> list[tuple[str, None]]:
+        """The statement that begins the transaction, the first time it is asked for."""
+        if not self.own or self.begun:
+            return []
+        self.begun = True
+        return [("BEGIN", None)]
+
+    def commit(self) -> list[tuple[str, None]]:
+        """The statement that commits it, last among the batch's rows."""
+        return [("COMMIT", None)] if self.own else []
+
+    def on_commit(self, work: Callable[[], None]) -> None:
+        if self.atomic is not None:
+            transaction.on_commit(work)
+        else:
+            self.committed_work.append(work)
+
+
+def _lock(table_id: int, expected: int, players: list[int], batch: _Transaction) -> None:
     """The fence as a lock: the table row, locked, if it is still as held; else Stale."""
     sql = _lock_sql(len(players), connection.vendor)
-    with bound.cursor() as cursor:
-        cursor.execute(sql, [table_id, expected, table_id, *players])
-        if cursor.fetchone() is None:
-            raise Stale
+    *_, found = bound.together([*batch.begin(), (sql, [table_id, expected, table_id, *players])])
+    if not found:
+        raise Stale
 
 
 @cache
@@ -190,22 +240,29 @@ def _lock_sql(players: int, vendor: str) -> str:
     return f"{sql} FOR UPDATE" if connection.features.has_select_for_update else sql
 
 
-def _write(table: Table, expected: int, players: list[int], deferred: Deferred) -> None:
+def _write(
+    table: Table, expected: int, players: list[int], deferred: Deferred, batch: _Transaction
+) -> None:
     """The batch's rows, the table row first: fenced, unless the fence has locked it already
     (it takes the row's lock, as the locked path takes it first); on PostgreSQL in one round
-    trip."""
+    trip, with the transaction's BEGIN and COMMIT where the batch holds them."""
     sql, params = update_statement(table, sorted(deferred.table_fields))
     statements = deferred.writes.statements
     if deferred.locked:
-        bound.together([(sql, params), *statements], rows=False)
+        bound.together([(sql, params), *statements, *batch.commit()], rows=False)
+        batch.committed = batch.own
         return
     sql += _fence_sql(len(players), connection.vendor)
     params += [expected, table.pk, *players]
     if connection.vendor == "postgresql":
+        begin = batch.begin()
         try:
-            bound.together([(_fenced(sql), params), *statements], rows=False)
+            bound.together(
+                [*begin, (_fenced(sql), params), *statements, *batch.commit()], rows=False
+            )
         except DataError as error:  # the fence's division by no row
             raise Stale from error
+        batch.committed = batch.own
         return
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -18,6 +18,7 @@ from unittest import mock
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
@@ -412,3 +413,37 @@ def test_a_held_decision_is_one_round_trip_and_its_commit():
     else:
         assert count <= 4, count
     table_apply(table_id=table.pk, action={"kind": "sit_out", "seat": 2})  # still consistent
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_a_held_decision_is_one_round_trip_commit_included():
+    table, users = survivor(prefix="r")
+    held = due(table)
+    for user in users:
+        _, held = held_act(table_id=table.pk, requests=[Request(user, {"kind": "ante"})],
+                           held=held)  # fmt: skip
+    assert held is not None
+    version = Table.objects.get(pk=table.pk).version
+    with CaptureQueriesContext(connection) as captured:
+        answers, held = held_act(
+            table_id=table.pk,
+            requests=[Request(users[0], {"kind": "declare", "choice": "in"})],
+            held=held,
+        )
+    assert isinstance(answers[0], Outcome) and held is not None
+    sent = [query["sql"] for query in captured.captured_queries]
+    if connection.vendor == "postgresql":
+        # BEGIN, the fenced row, the journal, the events and COMMIT: one pipeline.
+        assert len(sent) == 1 and sent[0].startswith("BEGIN") and sent[0].endswith("COMMIT"), sent
+    assert Table.objects.get(pk=table.pk).version == version + 1  # committed
+    # A stale held table writes nothing, and its transaction is rolled back.
+    stale = held
+    table_act(table_id=table.pk, user=users[1], action={"kind": "declare", "choice": "out"})
+    answers, kept = held_act(
+        table_id=table.pk,
+        requests=[Request(users[2], {"kind": "declare", "choice": "in"})],
+        held=stale,
+    )
+    assert kept is None and isinstance(answers[0], Outcome)
+    assert not connection.in_atomic_block
+    assert TableAction.objects.filter(table=table, version=version + 3).count() == 1

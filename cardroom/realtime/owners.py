@@ -48,6 +48,7 @@ from accounts.ledger import LedgerError
 from accounts.models import User
 from cardroom.models import Table, TableStatus
 from cardroom.realtime.queue import submit
+from cardroom.realtime.threads import in_action_thread
 from cardroom.tables.runtime import Outcome
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_data, sentence_from, sentence_of
@@ -130,14 +131,14 @@ class Route:
             return self.channel
         if (known := self.known.get(table_id)) is not None and known[1] > now:
             return known[0]
-        claimed: tuple[str, datetime] = await database_sync_to_async(
-            _claim, thread_sensitive=False
-        )(table_id, self.channel, now)
-        owner, until = claimed
+        # In the actions' threads: on the action's path, never behind the handshakes' reads.
+        owner, lease = await in_action_thread(
+            _claim, table_id=table_id, owner=self.channel, now=now
+        )
         if owner == self.channel:
-            self.adopt([table_id], until)
+            self.adopt([table_id], lease)
         else:
-            self.known[table_id] = (owner, until)
+            self.known[table_id] = (owner, lease)
         return owner
 
     def adopt(self, table_ids: Sequence[int], until: datetime) -> None:
@@ -220,9 +221,7 @@ class Route:
         kept = self.users.get(user_id)
         if kept is not None and time.monotonic() - kept[1] < USER_SECONDS:
             return kept[0]
-        user: User = await database_sync_to_async(User.objects.get, thread_sensitive=False)(
-            pk=user_id
-        )
+        user: User = await in_action_thread(User.objects.get, pk=user_id)
         self.users[user_id] = (user, time.monotonic())
         if len(self.users) > 10_000:
             self.users.pop(next(iter(self.users)))

@@ -78,7 +78,7 @@ from cardroom.tables.policies import (
 from cardroom.tables.pot_payers import pot_returns
 from cardroom.tables.presence import LEASE
 from cardroom.tables.readers import event_readers
-from cardroom.tables.snapshots import Snapshot, commitment_of, table_snapshot
+from cardroom.tables.snapshots import Snapshot, commitment_of, share_loaded, table_snapshot
 from games.deck import commit_deck, shuffled_deck
 from games.engine import JSON, ConfigError, Event, Game, IllegalAction
 from games.words import Sentence, words
@@ -908,10 +908,12 @@ def _snapshot(
         table,
         online,
         commitment_of(hand),
-        stamp=secrets.token_hex(8),
+        stamp=(stamp := secrets.token_hex(8)),
         recent=recent_hands(table=table) if ended else None,
         bankrolls=bankrolls,
     )
+    # This process's sockets build their frames from the state in hand, not loaded again.
+    share_loaded(stamp, loaded_state(table, context.game))
     if table.plays_for_chips and changes_tournament(recorded):
         tournament_on_commit(table.pk, snapshot)
     return snapshot

@@ -65,8 +65,6 @@ RENEW_SECONDS = 1.0
 ANSWER_SECONDS = 10.0
 #: An owner lets a table go after this long without an action there.
 IDLE_SECONDS = 120.0
-#: How long an owner keeps a forwarded action's player without reading them again.
-USER_SECONDS = 30.0
 
 #: The refusals an owner sends back, said again on the forwarding side.
 REFUSALS: dict[str, type[Exception]] = {
@@ -100,7 +98,6 @@ class Route:
     active: dict[int, float] = field(default_factory=dict)
     leases: dict[int, datetime] = field(default_factory=dict)
     known: dict[int, tuple[str, datetime]] = field(default_factory=dict)
-    users: dict[int, tuple[User, float]] = field(default_factory=dict)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
     refs: itertools.count[int] = field(default_factory=itertools.count)
 
@@ -163,7 +160,8 @@ class Route:
         self.pending[ref] = future
         message = {
             "type": "route.act", "ref": ref, "reply": self.channel, "table": table_id,
-            "user": user.pk, "action": dict(action), "action_id": action_id, "present": present,
+            "user": _player_of(user), "action": dict(action), "action_id": action_id,
+            "present": present,
         }  # fmt: skip
         try:
             await self.layer.send(owner, message)
@@ -191,7 +189,7 @@ class Route:
         answer: dict[str, Any] = {"type": "route.answer", "ref": message["ref"]}
         table_id = int(message["table"])
         try:
-            user = await self.user(int(message["user"]))
+            user = _player_from(message["user"])
             outcome = await submit(
                 table_id=table_id,
                 user=user,
@@ -215,17 +213,6 @@ class Route:
             await self.layer.send(message["reply"], answer)
         except Exception:  # the forwarder answers "unavailable" when this does not come
             log.exception("table %s: could not send a forwarded action's answer", table_id)
-
-    async def user(self, user_id: int) -> User:
-        """A forwarded action's player (read again every ``USER_SECONDS``)."""
-        kept = self.users.get(user_id)
-        if kept is not None and time.monotonic() - kept[1] < USER_SECONDS:
-            return kept[0]
-        user: User = await in_action_thread(User.objects.get, pk=user_id)
-        self.users[user_id] = (user, time.monotonic())
-        if len(self.users) > 10_000:
-            self.users.pop(next(iter(self.users)))
-        return user
 
     async def renew(self) -> None:
         """Renew the leases of the tables that had actions lately; let the others go."""
@@ -251,6 +238,23 @@ class Route:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+
+#: What a forwarded action carries of its player: what the runtime reads of a socket's player
+#: (the socket's own, as its handshake read it), so the owner reads nothing to apply it.
+PLAYER_FIELDS = ("pk", "username", "display_name", "is_bot", "is_active")
+
+
+def _player_of(user: User) -> dict[str, Any]:
+    return {name: getattr(user, name) for name in PLAYER_FIELDS}
+
+
+def _player_from(fields: Mapping[str, Any]) -> User:
+    """The forwarding socket's player, as it knows them (an instance read from no row)."""
+    player = User(**{name: fields[name] for name in PLAYER_FIELDS})
+    player._state.adding = False  # a row that exists: never saved from here
+    player._state.db = "default"
+    return player
 
 
 def _answered(message: Mapping[str, Any]) -> Outcome:

@@ -10,6 +10,7 @@ answer leaves the action "unavailable"; the clock takes only the due tables no l
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +19,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer
 from django.utils import timezone
 
-from cardroom.models import Table, TableAction
+from cardroom.models import Seat, Table, TableAction
 from cardroom.realtime import owners
 from cardroom.realtime.owners import OwnerAway, Route, claim_due
 from cardroom.tables.runtime import Outcome, table_act, table_create, table_timeout
@@ -85,6 +86,16 @@ async def test_the_first_to_act_owns_the_table_and_the_other_forwards(make_playe
             )  # fmt: skip
         sentence = refused.value.args[0]
         assert isinstance(sentence, Sentence) and sentence.template
+        # A forwarded sit seats its player as the forwarding socket knows them, read nowhere.
+        dan = await sync_to_async(make_player)("dan")
+        await second.act(
+            table_id=table.pk, user=dan, action={"kind": "sit", "buy_in": 20_000}, action_id="d1",
+            present=False,
+        )  # fmt: skip
+        seat = await Seat.objects.select_related("user").aget(table=table, left__isnull=True,
+                                                               user=dan)  # fmt: skip
+        state = (await Table.objects.aget(pk=table.pk)).state
+        assert seat.user.username == "dan" and "dan" in json.dumps(state)
     finally:
         for task in tasks:
             task.cancel()

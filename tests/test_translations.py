@@ -108,3 +108,18 @@ def test_translations_keep_every_placeholder(catalogues, code):
                 elif _placeholders(text) != wanted:
                     wrong.append((entry.msgid, text))
     assert not wrong, f"{len(wrong)} {code} translations change the placeholders: {wrong[:10]}"
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_plural_has_each_form_its_language_counts(catalogues, code):
+    # A missing form falls back to English for the counts it covers (Spanish's third form is
+    # every count but one and the round millions: "2 days" would show in English).
+    wrong = []
+    for (language, _), catalogue in catalogues.items():
+        if language != code:
+            continue
+        forms = int(catalogue.metadata["Plural-Forms"].split("nplurals=")[1].split(";")[0])
+        for entry in catalogue.translated_entries():
+            if entry.msgid_plural and sorted(entry.msgstr_plural) != list(range(forms)):
+                wrong.append(entry.msgid)
+    assert not wrong, f"{len(wrong)} {code} plurals lack a form: {wrong[:10]}"

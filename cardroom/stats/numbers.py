@@ -1,12 +1,15 @@
 """Exact figures as people read them: rounding to the cent, per cents, one decimal.
 
 Rates and expectations are kept as :class:`~fractions.Fraction` until they are shown; amounts
-are rounded to the nearest cent, halves away from zero, only then.
+are rounded to the nearest cent, halves away from zero, only then. Decimals are written with
+the active language's separator ("66.7 %" in English, "66,7 %" in Spanish and Norwegian).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+
+from django.utils import formats
 
 __all__ = ["one_decimal", "percent", "rounded_cents", "signed_hundredths"]
 
@@ -40,7 +43,7 @@ def one_decimal(value: Fraction) -> str:
     """
     tenths = rounded_cents(value * 10)
     sign = "-" if tenths < 0 else ""
-    return f"{sign}{abs(tenths) // 10}.{abs(tenths) % 10}"
+    return f"{sign}{abs(tenths) // 10}{_point()}{abs(tenths) % 10}"
 
 
 def signed_hundredths(value: Fraction) -> str:
@@ -52,4 +55,8 @@ def signed_hundredths(value: Fraction) -> str:
     hundredths = rounded_cents(value * 100)
     sign = "+" if hundredths > 0 else "−" if hundredths < 0 else ""
     whole, part = divmod(abs(hundredths), 100)
-    return f"{sign}{whole}.{part:02d}"
+    return f"{sign}{whole}{_point()}{part:02d}"
+
+
+def _point() -> str:
+    return str(formats.get_format("DECIMAL_SEPARATOR"))

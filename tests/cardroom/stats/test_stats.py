@@ -16,6 +16,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.ledger import cashier_account, ledger_transfer
 from accounts.models import Account, AccountKind, Transfer
@@ -210,6 +211,9 @@ def test_guts_figures_equal_the_hand_histories(survivor, clock, monkeypatch):
     assert (guts.hands, guts.went_in, guts.won_in) == (len(mine), len(went_in), len(won))
     assert (guts.hands, guts.went_in, guts.won_in) == (3, 2, 1)  # the plan above
     assert (guts.in_percent, guts.won_percent) == ("66.7 %", "50.0 %")
+    for language in ("es", "nb"):
+        with translation.override(language):
+            assert (guts.in_percent, guts.won_percent) == ("66,7 %", "50,0 %")
     ben = player_stats(user=players[1], period=EVERYTHING).guts
     assert (ben.hands, ben.went_in, ben.won_in) == (3, 3, 1)
 
@@ -400,6 +404,8 @@ def test_chinese_poker_units_equal_the_hands_results(make_player, clock, monkeyp
         figures = player_stats(user=player, period=EVERYTHING).chinese_poker
         assert (figures.hands, figures.units) == (1, hand.result["units"][str(seat)])
     assert player_stats(user=ann, period=EVERYTHING).chinese_poker.per_hand_text == "−10.00"
+    with translation.override("es"):
+        assert player_stats(user=ann, period=EVERYTHING).chinese_poker.per_hand_text == "−10,00"
     assert player_stats(user=ben, period=EVERYTHING).net == ledger_net(ben) == 1_300 - 20
 
 

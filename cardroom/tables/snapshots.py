@@ -23,7 +23,7 @@ from threading import Lock
 
 from cardroom.models import Hand, Table
 from cardroom.storage.rows import open_commitment, seats_online
-from cardroom.tables.chips import tournament_of
+from cardroom.tables.chips import CHIPS_REFUSED, tournament_of
 from cardroom.tables.engines import TableState, engine_for
 from cardroom.tables.hand_log import recent_hands
 from games.engine import JSON, Game
@@ -166,6 +166,15 @@ def state_frame(snapshot: Snapshot, user_id: int | None) -> Frame:
             entry["online"] = online[entry["seat"]]
     if view.get("you") is None and user_id is not None:
         view["you"] = _spectator_you(game, state, snapshot["status"], view)
+    if snapshot.get("plays_for_chips") and view.get("you"):
+        # The tournament seats its players and keeps them until they are out of chips: the
+        # buttons the runtime would refuse are not offered.
+        you = view["you"]
+        you["legal_actions"] = [
+            action
+            for action in you.get("legal_actions", [])
+            if action.get("kind") not in CHIPS_REFUSED
+        ]
     return {
         "type": "state",
         "version": snapshot["version"],

@@ -230,3 +230,29 @@ async def test_a_cash_tables_frames_say_no_tournament():
         assert all("tournament" in frame and frame["tournament"] is None for frame in states)
         assert all(frame["table"]["table"]["plays_for_chips"] is False for frame in states)
         await client.close()
+
+
+@pytest.mark.django_db
+def test_a_chips_tables_frames_offer_no_sit_top_up_or_leave(make_tournament, make_player):
+    """The runtime refuses them there (cardroom/tables/chips.py), so no frame offers them:
+    neither to a seated player nor to a spectator while a seat is free."""
+    tournament = _start(make_tournament, make_player, seats=2)
+    table = Table.objects.get(pk=tournament.table_id)
+    snapshot = snapshot_from_db(table)
+    seated = [entry.user for entry in tournament.entries.order_by("seat")]
+    spectator = make_player("watcher")
+    cash = table_create(
+        game="guts", preset="monte_carlo", options={"ante": 10, "seats": 3}, name="Cash"
+    )
+    table_act(table_id=cash.pk, user=seated[0], action={"kind": "sit", "buy_in": 20_000})
+    cash.refresh_from_db()
+    # What a cash table offers the same viewers, so the filter has something to remove.
+    offered = {
+        action["kind"]
+        for viewer in (seated[0], spectator)
+        for action in state_frame(snapshot_from_db(cash), viewer.pk)["you"]["legal_actions"]
+    }
+    assert {"sit", "leave"} <= offered
+    for viewer in (*seated, spectator):
+        kinds = {a["kind"] for a in state_frame(snapshot, viewer.pk)["you"]["legal_actions"]}
+        assert not kinds & {"sit", "top_up", "leave"}, (viewer.username, kinds)

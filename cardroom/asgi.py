@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import import_module
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 django_asgi_app = get_asgi_application()
 
+from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -28,6 +30,11 @@ from games.guts.showdown import warm  # noqa: E402
 # The games' evaluators, built as the server starts (about a tenth of a second) rather than in
 # its first showdown, and before the heap is settled, so they are among what it keeps.
 warm()
+# The channel layer (its module and, with Redis, redis-py's client) and the session engine, made
+# now rather than by the first socket: when a restarted server's players all reconnect, the
+# first handshakes would otherwise wait for those imports.
+get_channel_layer()
+import_module(settings.SESSION_ENGINE)
 
 if settings.CARDROOM_CLOCK_IN_PROCESS:
     # The embedded default runs the clock inside the server process (docs/architecture.md).

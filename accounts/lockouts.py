@@ -23,10 +23,13 @@ from axes.models import AccessAttempt
 from axes.utils import reset
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
+from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from accounts.sql import bound
 
 __all__ = [
     "BEARER",
@@ -167,12 +170,31 @@ def address_lockout(*, address: str | None, user_agent: str = "", path: str = ""
     """The lockout of this address if bearer handshakes from it must be refused, else None."""
     if not getattr(settings, "AXES_ENABLED", True):
         return None
+    if address is not None and _nothing_failed_from(address):
+        return None  # axes would count no failure, so refuse nothing
     request = _socket_request(address=address, user_agent=user_agent, path=path)
     if AxesProxyHandler.is_allowed(request, {"username": BEARER}):
         return None
     return lockout_of(username=None, address=address) or Lockout(
         by="address", until=timezone.now() + settings.LOGIN_COOL_OFF
     )
+
+
+def _nothing_failed_from(address: str) -> bool:
+    """No failed login recorded from ``address`` within the cool-off (and no address is barred
+    by a list): every socket's handshake asks, and almost always the answer is this, which one
+    prepared statement gives for a fraction of axes' own aggregate query through the ORM."""
+    if getattr(settings, "AXES_IP_BLACKLIST", None):
+        return False
+    table = AccessAttempt._meta.db_table
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT 1 FROM {quote(table)} WHERE {quote('ip_address')} = %s"
+        f" AND {quote('attempt_time')} >= %s LIMIT 1"
+    )
+    with bound.cursor() as cursor:
+        cursor.execute(sql, [address, timezone.now() - settings.LOGIN_COOL_OFF])
+        return cursor.fetchone() is None
 
 
 def bearer_failed(*, address: str | None, user_agent: str = "", path: str = "") -> None:

@@ -16,6 +16,7 @@ from cardroom.chat.lines import (
     chat_text,
     line_say,
     lines_recent,
+    lines_seen_by,
 )
 from cardroom.chat.mutes import mute_add, mute_remove, muted_ids, muted_names, player_named
 from cardroom.chat.page import chat_context, chat_panel, page_line
@@ -32,6 +33,7 @@ __all__ = [
     "chat_text",
     "line_say",
     "lines_recent",
+    "lines_seen_by",
     "mute_add",
     "mute_remove",
     "muted_ids",

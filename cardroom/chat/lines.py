@@ -21,6 +21,7 @@ from accounts.models import User
 from cardroom.chat.bans import ban_in_force
 from cardroom.models import ChatLine, Seat, Table
 from cardroom.models.chat import MAX_CHAT_CHARS
+from cardroom.storage.rows import chat_of_viewer
 from games.words import words
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "chat_text",
     "line_say",
     "lines_recent",
+    "lines_seen_by",
 ]
 
 #: A player may say this many lines at one table ...
@@ -159,3 +161,10 @@ def lines_recent(
         query = query.exclude(user_id__in=list(hidden))
     latest = list(query.order_by("-at", "-id")[:limit])
     return [_line(line) for line in reversed(latest)]
+
+
+def lines_seen_by(*, table_id: int, user_id: int) -> tuple[list[dict[str, Any]], set[int]]:
+    """What a viewer's socket reads as it opens: ``lines_recent`` without the lines of the
+    players the viewer muted, and those players' ids (``muted_ids``), read together."""
+    latest, muted = chat_of_viewer(table_id, user_id, HISTORY_LINES)
+    return [_line(line) for line in reversed(latest)], muted

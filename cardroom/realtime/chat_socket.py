@@ -26,10 +26,9 @@ from cardroom.chat import (
     chat_context,
     chat_frame,
     line_say,
-    lines_recent,
+    lines_seen_by,
     mute_add,
     mute_remove,
-    muted_ids,
     muted_names,
     page_line,
 )
@@ -92,8 +91,7 @@ class ChatSocket:
 
     def _chat_read(self) -> tuple[list[dict[str, Any]], set[int], list[str]]:
         assert self.user_id is not None
-        muted = muted_ids(self.user_id)
-        lines = lines_recent(table_id=self.table_id, hidden=muted)
+        lines, muted = lines_seen_by(table_id=self.table_id, user_id=self.user_id)
         return lines, muted, muted_names(self.user_id) if muted else []
 
     async def chat_receive(self, message: dict[str, Any]) -> None:

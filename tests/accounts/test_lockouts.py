@@ -173,3 +173,26 @@ async def test_guessed_tokens_lock_the_address_for_every_token(alice):
     await socket.disconnect()
     response = await sync_to_async(log_in)(Client(), "alice", "pw-alice", "10.5.0.1")
     assert response.status_code == 429
+
+
+def test_a_sockets_address_check_agrees_with_axes_and_is_one_statement_when_clean(client, alice):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.lockouts import address_lockout, bearer_failed
+
+    with CaptureQueriesContext(connection) as clean:
+        assert address_lockout(address="10.6.0.1") is None
+    assert len(clean) == 1  # no failure from it: axes' own query is not needed
+    for _ in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        bearer_failed(address="10.6.0.1")
+    assert address_lockout(address="10.6.0.1") is None  # below the limit: axes says allowed
+    bearer_failed(address="10.6.0.1")
+    locked = address_lockout(address="10.6.0.1")
+    assert locked is not None and locked.by == "address"
+    assert address_lockout(address="10.6.0.2") is None
+    newest = AccessAttempt.objects.order_by("-attempt_time").first().attempt_time
+    AccessAttempt.objects.update(attempt_time=newest - timedelta(minutes=15, seconds=1))
+    with CaptureQueriesContext(connection) as cooled:
+        assert address_lockout(address="10.6.0.1") is None
+    assert len(cooled) == 1  # the failures aged out of the cool-off count as none

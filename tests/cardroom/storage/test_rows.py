@@ -264,3 +264,41 @@ def test_the_snapshots_reads_are_the_orms(make_player):
         if open_hand is None
         else {"number": open_hand.number, "root": open_hand.commitment_root}
     )
+
+
+@pytest.mark.django_db
+def test_a_viewers_chat_is_the_orms_lines_without_the_muted_and_their_ids(make_player):
+    from cardroom.chat import lines_recent, lines_seen_by, mute_add, muted_ids
+    from cardroom.models import ChatLine
+    from cardroom.storage.rows import chat_of_viewer
+
+    ann, ben, cat = make_player("ann"), make_player("ben"), make_player("cat")
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Chat"
+    )
+    other = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Other"
+    )
+    start = timezone.now()
+    for index in range(60):  # more than a socket is sent; two lines at one moment
+        at = start + timedelta(seconds=index // 2)
+        speaker = (ann, ben, cat)[index % 3]
+        ChatLine.objects.create(
+            table=table, user=speaker, name=speaker.username, text=f"{index}", at=at
+        )
+    ChatLine.objects.create(table=other, user=ben, name="ben", text="elsewhere", at=start)
+    mute_add(muter=ann, name="ben")
+
+    latest, muted = chat_of_viewer(table.pk, ann.pk, 50)
+    orm = list(ChatLine.objects.filter(table=table).exclude(user=ben).order_by("-at", "-id")[:50])
+    assert [values(line) for line in latest] == [values(line) for line in orm]
+    assert muted == {ben.pk} == muted_ids(ann.pk)
+    for viewer in (ann, cat):
+        assert lines_seen_by(table_id=table.pk, user_id=viewer.pk) == (
+            lines_recent(table_id=table.pk, hidden=muted_ids(viewer.pk)),
+            muted_ids(viewer.pk),
+        )
+    assert len(lines_seen_by(table_id=table.pk, user_id=cat.pk)[0]) == 50
+    assert "ben" not in {
+        line["from"] for line in lines_seen_by(table_id=table.pk, user_id=ann.pk)[0]
+    }

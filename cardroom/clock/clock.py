@@ -300,23 +300,37 @@ class ClockThread(threading.Thread):
             run(_presence_sweeps)
 
     def pause(self) -> float:
-        """Sleep until the next deadline, but never longer than the poll interval.
+        """Sleep until the next deadline this clock must meet, but never longer than the poll
+        interval.
 
-        Deadlines set by other processes are found by the next poll at the latest.
+        Deadlines set by other processes are found by the next poll at the latest. In a
+        server, the tables its queue times (cardroom/realtime/queue.py) and, where processes
+        share tables, those another live owner holds are timed elsewhere: waking for each of
+        their deadlines (every few milliseconds with many tables) would only find the sweep
+        passing them over. The polls still sweep them, and take a timer's table once it is late.
         """
+        now = timezone.now()
+        loop = server_loop()
+        pending = Table.objects.exclude(status=TableStatus.CLOSED).filter(deadline__isnull=False)
+        if loop is not None:
+            if timed := timed_here(loop):
+                pending = pending.exclude(pk__in=timed)
+            if (route := route_of(loop)) is not None:
+                pending = pending.filter(
+                    Q(owner=route.channel)
+                    | Q(owner="")
+                    | Q(owned_until__isnull=True)
+                    | Q(owned_until__lt=now)
+                )
         try:
-            upcoming = (
-                Table.objects.exclude(status=TableStatus.CLOSED)
-                .filter(deadline__isnull=False)
-                .aggregate(first=Min("deadline"))["first"]
-            )
+            upcoming = pending.aggregate(first=Min("deadline"))["first"]
         except Exception:  # the database is away: poll again later
             log.exception("could not read the next deadline")
             return POLL_SECONDS
         if upcoming is None:
             return POLL_SECONDS
         # At least 50 ms, so a table whose timeout keeps failing cannot spin the loop.
-        wait: float = (upcoming - timezone.now()).total_seconds() + 0.005
+        wait: float = (upcoming - now).total_seconds() + 0.005
         return min(POLL_SECONDS, max(0.05, wait))
 
     def stop(self, wait: float = 0.0) -> None:

@@ -69,3 +69,38 @@ def test_the_clock_leaves_a_timed_table_to_its_timer_until_it_is_late(monkeypatc
     Table.objects.filter(pk=table.pk).update(deadline=late)
     clock.clock_sweep(loop=loop)  # type: ignore[arg-type]
     assert handed == [table.pk]  # its timer is late: the sweep applies it
+
+
+def test_the_clock_wakes_only_for_the_deadlines_no_other_timer_meets(monkeypatch):
+    """Its pause leaves out the tables its server's queue times and those another live owner
+    holds; it wakes for the rest (and polls anyway: the sweep above still sees them all)."""
+    from types import SimpleNamespace
+
+    mine, timed, theirs, lapsed = (quick_table() for _ in range(4))
+    now = timezone.now()
+    Table.objects.update(deadline=now + timedelta(seconds=0.1))
+    Table.objects.filter(pk=theirs.pk).update(
+        owner="route.other", owned_until=now + timedelta(seconds=5)
+    )
+    Table.objects.filter(pk=lapsed.pk).update(
+        owner="route.dead", owned_until=now - timedelta(seconds=1)
+    )
+    Table.objects.filter(pk=mine.pk).update(
+        owner="route.me", owned_until=now + timedelta(seconds=5)
+    )
+    monkeypatch.setattr(clock, "server_loop", lambda: object())
+    monkeypatch.setattr(clock, "timed_here", lambda loop: frozenset({timed.pk}))
+    monkeypatch.setattr(clock, "route_of", lambda loop: SimpleNamespace(channel="route.me"))
+    ticking = clock.ClockThread()
+
+    def wakes_for(*tables: Table) -> bool:
+        Table.objects.update(deadline=None)
+        Table.objects.filter(pk__in=[t.pk for t in tables]).update(
+            deadline=timezone.now() + timedelta(seconds=0.1)
+        )
+        return ticking.pause() < clock.POLL_SECONDS
+
+    assert wakes_for(mine) and wakes_for(lapsed)
+    assert not wakes_for(timed) and not wakes_for(theirs) and not wakes_for(timed, theirs)
+    Table.objects.filter(pk=theirs.pk).update(owner="")
+    assert wakes_for(theirs)  # nobody holds it now: the clock is its timer

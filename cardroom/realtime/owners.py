@@ -34,7 +34,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -171,6 +171,9 @@ class Route:
             raise OwnerAway(f"table {table_id}: its owner did not answer") from error
         finally:
             self.pending.pop(ref, None)
+        if isinstance(until := answer.get("until"), int | float):
+            # The owner's lease as it renews it: no need to read the row again while it lasts.
+            self.known[table_id] = (owner, datetime.fromtimestamp(until, tz=UTC))
         return _answered(answer)
 
     async def receive(self) -> None:
@@ -209,6 +212,8 @@ class Route:
         except Exception:
             log.exception("table %s: a forwarded action failed", table_id)
             answer["failed"] = "internal"
+        if (lease := self.leases.get(table_id)) is not None:
+            answer["until"] = lease.timestamp()  # the forwarder trusts it that long
         try:
             await self.layer.send(message["reply"], answer)
         except Exception:  # the forwarder answers "unavailable" when this does not come

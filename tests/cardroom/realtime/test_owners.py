@@ -161,3 +161,40 @@ async def test_idle_tables_are_let_go_and_lost_leases_forgotten(make_player, mon
         renewing.cancel()
         for task in tasks:
             task.cancel()
+
+
+async def test_the_owners_answers_carry_its_lease_so_the_forwarder_reads_no_row(
+    make_player, monkeypatch
+):
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben", "cat")]
+    table = await sync_to_async(survivor)(players)
+    first, second, tasks = await two_processes()
+    try:
+        await first.act(
+            table_id=table.pk, user=players[0], action={"kind": "ante"}, action_id="a1",
+            present=False,
+        )  # fmt: skip
+        await second.act(
+            table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b1",
+            present=False,
+        )  # fmt: skip
+        # The owner renews its lease (as its renewal task does every second) ...
+        renewed = timezone.now() + timedelta(seconds=owners.LEASE_SECONDS + 30)
+        first.leases[table.pk] = renewed
+        # ... and the forwarder learns it from the next answer, a refusal as well.
+        with pytest.raises(IllegalAction):
+            await second.act(
+                table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b2",
+                present=False,
+            )  # fmt: skip
+        assert second.known[table.pk] == (first.channel, renewed)
+        # Past the lease it first knew of, the forwarder still asks no row.
+        claims: list[int] = []
+        monkeypatch.setattr(owners, "_claim", lambda **kw: claims.append(kw["table_id"]))
+        later = timezone.now() + timedelta(seconds=owners.LEASE_SECONDS + 10)
+        monkeypatch.setattr(owners.timezone, "now", lambda: later)
+        assert await second.owner_of(table.pk) == first.channel
+        assert claims == []
+    finally:
+        for task in tasks:
+            task.cancel()

@@ -8,7 +8,8 @@ daphne processes on loopback unless ``--url`` names servers (started with CARDRO
 and spreads the clients over them round-robin, so a table's players sit on different
 processes. Each client antes and declares from its own view; one player in three lets every
 other declare time out, so the clock's lateness is measured too. By default every table's
-players sit at the same moment, so with equal timers the tables deal in step and each phase
+players sit at the same moment, once all the room's sockets are open, so with equal timers
+the tables deal in step and each phase
 reaches the servers as one burst from all of them; ``--stagger S`` spreads the tables' first
 sits evenly over S seconds instead, as tables that filled at their own moments deal (the two
 measure different things: docs/performance.md, "Tables in step"). Once the tables have stopped
@@ -25,7 +26,12 @@ tables' first sits were sent (``sits_spread_seconds``: about ``--stagger``); the
 time in the game, since it shares the machine with its servers; and the servers' CPU in the
 game, in all and per hand dealt, and against the transport's floor: ``cost_vs_bare``, the CPU
 per hand over (state frames per hand × the bare broadcast's server CPU per delivery, measured
-in the same run) (servers it started only).
+in the same run) (servers it started only). In step (no ``--stagger``), ``phase_ms_per_table``:
+for the ante and the declare, the time from the first hand's phase's first action sent to its
+last answered, over all tables, divided by the tables; None when staggered. In
+step the tables sit once the room's sockets are open, so the phases start together
+(``sits_spread_seconds`` about 0); staggered, a table sits at its moment or once its sockets
+are open, whichever is later.
 """
 
 from __future__ import annotations
@@ -74,6 +80,33 @@ def percentiles(values: list[float]) -> dict[str, float]:
     }
 
 
+#: The phases every table goes through each hand, whose clearing time in step is reported.
+PHASES = ("ante", "declare")
+
+
+def phase_clearing(answered: list[tuple[str, int, float, float]], tables: int) -> dict[str, float]:
+    """For each of PHASES, the time from the first hand's phase's first action sent (at any
+    table) to its last one answered, divided by the tables: with every table in step, what one
+    table's share of a phase costs the servers, in milliseconds. Only the first hand counts:
+    the tables sat together, and each hand's timers then start from its own table's last
+    moves, so later hands drift apart by their round trips. The lazy players' timeouts are
+    not actions.
+
+    >>> phase_clearing([("ante", 0, 0.0, 0.2), ("ante", 0, 0.01, 0.4), ("ante", 1, 5.0, 5.3)], 2)
+    {'ante': 200.0}
+    """
+    first: dict[str, tuple[float, float]] = {}
+    for kind, hand, sent, answered_at in answered:
+        if hand == 0:
+            start, end = first.get(kind, (sent, answered_at))
+            first[kind] = (min(start, sent), max(end, answered_at))
+    return {
+        kind: round((first[kind][1] - first[kind][0]) * 1000 / max(1, tables), 2)
+        for kind in PHASES
+        if kind in first
+    }
+
+
 class Bot:
     """One player's connection: acts from its own view, timing every round trip."""
 
@@ -84,6 +117,9 @@ class Bot:
         self.round_trips: list[float] = []
         self.kinds: dict[str, str] = {}
         self.round_trips_by_kind: dict[str, list[float]] = {}
+        #: Each acknowledged ante and declare: (kind, the hand it was for, sent, answered).
+        self.answered: list[tuple[str, int, float, float]] = []
+        self.hands_of: dict[str, int] = {}
         self.timeout_delays: list[float] = []
         self.errors: Counter[str] = Counter()
         self.state_frames = 0
@@ -102,6 +138,7 @@ class Bot:
         ident = f"{self.name}-{self.next_id}"
         self.pending[ident] = time.monotonic()
         self.kinds[ident] = action["kind"]
+        self.hands_of[ident] = self.hands
         await self.socket.send(json.dumps({"type": "action", "id": ident, "action": action}))
 
     def table_done(self, hands: int) -> bool:
@@ -139,10 +176,15 @@ class Bot:
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         if frame["type"] in ("ack", "error") and frame.get("id") in self.pending:
-            took = time.monotonic() - self.pending.pop(frame["id"])
+            now = time.monotonic()
+            sent = self.pending.pop(frame["id"])
+            took = now - sent
             self.round_trips.append(took)
             kind = self.kinds.pop(frame["id"], "?")
             self.round_trips_by_kind.setdefault(kind, []).append(took)
+            hand = self.hands_of.pop(frame["id"], 0)
+            if frame["type"] == "ack" and kind in PHASES:
+                self.answered.append((kind, hand, sent, now))
         if frame["type"] == "error":
             self.errors[frame.get("code", "?")] += 1
             if frame.get("code") == "refused":
@@ -233,15 +275,30 @@ async def play(
     delays = dict(zip(tables, sit_delays(len(plan), stagger), strict=True))
     sat: dict[int, float] = {}  #: when each table's first sit was sent, from the start
 
+    opened = 0
+    room_open = asyncio.Event()
+
     async def join(url: str, table_id: int, name: str, token: str, lazy: bool) -> Bot:
-        """Open, sit and play at once: a bot that waited for every other socket to open
-        before reading its own would time its sit by the slowest handshake of the room."""
-        async with gate:
-            path = f"/ws/api/tables/{table_id}/"
-            socket = await bare.open_socket(url, path, {"Authorization": f"Bearer {token}"})
+        """Open, sit and play. Staggered, a table sits at its moment or as soon as its
+        sockets are open, whichever is later; in step, every table sits at once when the
+        whole room's sockets are open (else the handshakes would spread the sits)."""
+        nonlocal opened
+        try:
+            async with gate:
+                path = f"/ws/api/tables/{table_id}/"
+                socket = await bare.open_socket(url, path, {"Authorization": f"Bearer {token}"})
+        finally:
+            opened += 1
+            if opened == len(players):
+                room_open.set()
         bot = Bot(socket, name, lazy)
         bot.mates = tables[table_id]
         bot.mates.append(bot)
+        if not stagger:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    room_open.wait(), max(0.0, started + seconds - time.monotonic())
+                )
         await asyncio.sleep(max(0.0, started + delays[table_id] - time.monotonic()))
         sat.setdefault(table_id, time.monotonic() - started)
         try:
@@ -288,6 +345,12 @@ async def play(
             for kind in sorted({kind for bot in bots for kind in bot.round_trips_by_kind})
         },
         "timeout_delay": percentiles([t for bot in bots for t in bot.timeout_delays]),
+        # In step (no --stagger) the time the servers take to clear one phase, per table.
+        "phase_ms_per_table": (
+            phase_clearing([row for bot in bots for row in bot.answered], len(plan))
+            if not stagger
+            else None
+        ),
         "syncs": sum(bot.syncs for bot in bots),
         # From the first table's first sit to the last table's: about --stagger, or ~0.
         "sits_spread_seconds": round(max(sat.values()) - min(sat.values()), 2) if sat else 0.0,

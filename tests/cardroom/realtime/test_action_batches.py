@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from datetime import timedelta
 
 import pytest
 from django.db import connection
@@ -22,21 +21,9 @@ from cardroom.tables.runtime import (
     table_act,
     table_act_many,
     table_create,
-    table_timeout,
 )
 from games.engine import IllegalAction
-
-
-def survivor(players: list) -> Table:
-    table = table_create(
-        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Batch"
-    )
-    for player in players:
-        table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
-    table.refresh_from_db()
-    assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(milliseconds=10))
-    table.refresh_from_db()
-    return table
+from tests.cardroom.realtime.anted import survivor
 
 
 def stacks(table: Table) -> dict[str, int]:

@@ -22,23 +22,12 @@ from django.utils import timezone
 from cardroom.models import Seat, Table, TableAction
 from cardroom.realtime import owners
 from cardroom.realtime.owners import OwnerAway, Route, claim_due
-from cardroom.tables.runtime import Outcome, table_act, table_create, table_timeout
+from cardroom.tables.runtime import Outcome
 from games.engine import IllegalAction
 from games.words import Sentence
+from tests.cardroom.realtime.anted import survivor
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def survivor(players: list) -> Table:
-    table = table_create(
-        game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Owned"
-    )
-    for player in players:
-        table_act(table_id=table.pk, user=player, action={"kind": "sit", "buy_in": 20_000})
-    table.refresh_from_db()
-    assert table_timeout(table_id=table.pk, now=table.deadline + timedelta(milliseconds=10))
-    table.refresh_from_db()
-    return table
 
 
 async def two_processes() -> tuple[Route, Route, list[asyncio.Task[Any]]]:

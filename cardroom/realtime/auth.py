@@ -25,7 +25,6 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.auth import AuthMiddleware, get_user
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.contrib.auth.models import AnonymousUser
@@ -38,6 +37,7 @@ from accounts.models import User
 from accounts.two_factor import session_passes
 from cardroom.models import ApiToken
 from cardroom.realtime import logins
+from cardroom.realtime.threads import in_read_thread
 from cardroom.realtime.token_stamps import stamp_soon
 from cardroom.storage.rows import usable_token
 from games.words import words
@@ -205,8 +205,7 @@ class SessionAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
         scope["login_read_at"] = logins.clock()  # the session is read from here on
-        read = database_sync_to_async(get_user.func, thread_sensitive=False)
-        scope["user"]._wrapped = await read(scope)
+        scope["user"]._wrapped = await in_read_thread(get_user.func, scope)
 
 
 def session_and_token_auth(inner: Any) -> Any:
@@ -228,8 +227,7 @@ class TokenAuthMiddleware:
         if user is not None and user.is_authenticated:
             # Off the one thread Channels keeps for database work: reads, mostly, and a
             # handshake must not queue behind the actions.
-            passes = database_sync_to_async(session_passes, thread_sensitive=False)
-            if not await passes(user, scope["session"]):
+            if not await in_read_thread(session_passes, user, scope["session"]):
                 scope = {
                     **scope,
                     "user": AnonymousUser(),
@@ -242,7 +240,8 @@ class TokenAuthMiddleware:
         client = scope.get("client")
         read_at = logins.clock()
         # A read, and at most one small write a minute (``last_used``): in the pool.
-        found, refusal = await database_sync_to_async(_bearer_login, thread_sensitive=False)(
+        found, refusal = await in_read_thread(
+            _bearer_login,
             token,
             address=client[0] if client else None,
             user_agent=_header(scope, b"user-agent"),

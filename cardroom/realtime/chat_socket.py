@@ -33,7 +33,7 @@ from cardroom.chat import (
     page_line,
 )
 from cardroom.realtime.protocol import encode_frame, error_frame
-from cardroom.realtime.threads import SERIAL_WRITES
+from cardroom.realtime.threads import SERIAL_WRITES, in_read_thread
 from games.words import sentence_of
 
 __all__ = ["CHAT_TYPES", "ApiChat", "ChatSocket", "PageChat", "chat_group"]
@@ -83,9 +83,7 @@ class ChatSocket:
 
     async def chat_reread(self) -> None:
         """Read the viewer's mutes and send the recent lines without the muted players'."""
-        lines, muted, names = await database_sync_to_async(
-            self._chat_read, thread_sensitive=False
-        )()
+        lines, muted, names = await in_read_thread(self._chat_read)
         self.chat_muted = frozenset(muted)
         await self.chat_history(lines, names)
 

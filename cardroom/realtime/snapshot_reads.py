@@ -22,8 +22,7 @@ import threading
 import weakref
 from typing import Any
 
-from channels.db import database_sync_to_async
-
+from cardroom.realtime.threads import in_read_thread
 from cardroom.storage.rows import table_row
 from cardroom.tables.snapshots import snapshot_from_db
 
@@ -73,7 +72,7 @@ async def _read(
         return snapshot_from_db(table_row(table_id))
 
     try:
-        snapshot = await database_sync_to_async(started, thread_sensitive=False)()
+        snapshot = await in_read_thread(started)
     except BaseException as error:  # every asker gets it, as a read of its own would raise
         _not_asked(loop, table_id, future)
         if not future.done():

@@ -11,6 +11,7 @@ Reads run in the pool on both.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 import time
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from typing import Any, TypeVar
 from channels.db import database_sync_to_async
 from django.db import connection, connections
 
-__all__ = ["ACTION_THREADS", "SERIAL_WRITES", "action_pool", "in_action_thread"]
+__all__ = ["ACTION_THREADS", "SERIAL_WRITES", "action_pool", "in_action_thread", "in_read_thread"]
 
 T = TypeVar("T")
 
@@ -62,6 +63,16 @@ async def in_action_thread(work: Callable[..., T], /, **arguments: Any) -> T:
         done: T = await database_sync_to_async(work, thread_sensitive=True)(**arguments)
         return done
     return await asyncio.get_running_loop().run_in_executor(pool, partial(_kept, work, arguments))
+
+
+async def in_read_thread(work: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """``work(*args, **kwargs)`` in the pool the reads share (the loop's default), with the
+    caller's context variables, as Channels' ``database_sync_to_async(thread_sensitive=False)``
+    runs it, but with the thread's connection kept as ``in_action_thread`` keeps it: no
+    ``SELECT 1`` before each call's first statement (a handshake makes three such calls)."""
+    context = contextvars.copy_context()
+    call = partial(context.run, work, *args, **kwargs)
+    return await asyncio.get_running_loop().run_in_executor(None, partial(_kept, call, {}))
 
 
 def _kept(work: Callable[..., T], arguments: dict[str, Any]) -> T:

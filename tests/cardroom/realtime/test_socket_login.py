@@ -49,14 +49,14 @@ async def test_a_session_login_is_read_in_the_pool(monkeypatch):
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
     session[HASH_SESSION_KEY] = ann.get_session_auth_hash()
     await sync_to_async(session.save)()
-    asked: list[bool] = []
-    real = cardroom.realtime.auth.database_sync_to_async
+    asked: list[str] = []
+    real = cardroom.realtime.auth.in_read_thread
 
-    def recorded(func, *, thread_sensitive=True):
-        asked.append(thread_sensitive)
-        return real(func, thread_sensitive=thread_sensitive)
+    async def recorded(func, /, *args, **kwargs):
+        asked.append(func.__name__)
+        return await real(func, *args, **kwargs)
 
-    monkeypatch.setattr(cardroom.realtime.auth, "database_sync_to_async", recorded)
+    monkeypatch.setattr(cardroom.realtime.auth, "in_read_thread", recorded)
     seen = {}
 
     async def app(scope, receive, send):
@@ -66,7 +66,7 @@ async def test_a_session_login_is_read_in_the_pool(monkeypatch):
         await SessionAuthMiddleware(app)({"type": "websocket", "session": stored}, None, None)
         seen[stored is session] = (seen["user"].is_authenticated, seen["user"].pk)
     assert seen[True] == (True, ann.pk) and seen[False] == (False, None)
-    assert asked == [False, False]
+    assert asked == ["get_user", "get_user"]  # the reads' pool, not Channels' one thread
 
 
 async def test_the_stamps_of_handshakes_close_together_are_one_update(monkeypatch):

@@ -86,8 +86,9 @@ PHASES = ("ante", "declare")
 
 def phase_clearing(answered: list[tuple[str, int, float, float]], tables: int) -> dict[str, float]:
     """For each of PHASES, the time from the first hand's phase's first action sent (at any
-    table) to its last one answered, divided by the tables: with every table in step, what one
-    table's share of a phase costs the servers, in milliseconds. Only the first hand counts:
+    table) to its last one answered, divided by the tables, in milliseconds: with every table
+    in step, one table's share of the time the servers take to clear the phase (the first
+    hand's ante phase also holds the tail of the sits before it). Only the first hand counts:
     the tables sat together, and each hand's timers then start from its own table's last
     moves, so later hands drift apart by their round trips. The lazy players' timeouts are
     not actions.

@@ -37,6 +37,7 @@ from cardroom.observability.metrics import clock_swept, timeout_applied
 from cardroom.realtime.broadcast import server_loop
 from cardroom.realtime.owners import adopt_threadsafe, claim_due, route_of
 from cardroom.realtime.queue import TIMER_GRACE_SECONDS, submit_timeout, timed_here
+from cardroom.realtime.threads import tidy_connections
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.runtime import table_apply, table_timeout
 from cardroom.tournaments.levels import levels_sweep
@@ -252,7 +253,7 @@ class ClockThread(threading.Thread):
             except Exception:
                 log.exception("clock sweep failed")
             finally:
-                close_old_connections()
+                tidy_connections()
             self.stopping.wait(self.pause())
         if self.pool is not None:
             self.pool.shutdown(wait=False)  # its workers end with the sweep in hand

@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
@@ -33,7 +32,7 @@ from cardroom.chat import (
     page_line,
 )
 from cardroom.realtime.protocol import encode_frame, error_frame
-from cardroom.realtime.threads import SERIAL_WRITES, in_read_thread
+from cardroom.realtime.threads import in_read_thread, in_writes_thread
 from games.words import sentence_of
 
 __all__ = ["CHAT_TYPES", "ApiChat", "ChatSocket", "PageChat", "chat_group"]
@@ -98,8 +97,12 @@ class ChatSocket:
         user: User = self.scope["user"]
         try:
             if message["type"] == "chat":
-                line = await database_sync_to_async(line_say, thread_sensitive=SERIAL_WRITES)(
-                    table_id=self.table_id, user=user, text=message.get("text"), now=timezone.now()
+                line = await in_writes_thread(
+                    line_say,
+                    table_id=self.table_id,
+                    user=user,
+                    text=message.get("text"),
+                    now=timezone.now(),
                 )
                 # Committed: only now is it sent to anyone.
                 await self.channel_layer.group_send(
@@ -108,9 +111,7 @@ class ChatSocket:
                 await self.chat_said(ident)
                 return
             change = mute_add if message["type"] == "chat_mute" else mute_remove
-            await database_sync_to_async(change, thread_sensitive=SERIAL_WRITES)(
-                muter=user, name=message.get("player")
-            )
+            await in_writes_thread(change, muter=user, name=message.get("player"))
         except ChatRefused as refusal:
             await self.chat_refused(ident, refusal.code, self.say(sentence_of(refusal)))
             return

@@ -63,7 +63,7 @@ from cardroom.realtime.protocol import (
     parse_message,
 )
 from cardroom.realtime.snapshot_reads import shared_snapshot
-from cardroom.realtime.threads import SERIAL_WRITES
+from cardroom.realtime.threads import in_read_thread, in_writes_thread
 from cardroom.tables.runtime import table_apply
 from cardroom.tables.snapshots import state_frame
 from games.engine import ConfigError, IllegalAction
@@ -160,11 +160,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             login_seen(self.login, read_at)  # the handshake's read: the first check
         login_opened(self.login)  # kept fresh while the socket is open
         self.login_open = True
-        if (
-            not 0 < self.table_id <= MAX_TABLE_ID
-            or not await database_sync_to_async(
-                Table.objects.filter(pk=self.table_id).exists, thread_sensitive=False
-            )()
+        if not 0 < self.table_id <= MAX_TABLE_ID or not await in_read_thread(
+            Table.objects.filter(pk=self.table_id).exists
         ):
             await self.refuse(4404)
             return
@@ -453,8 +450,7 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     async def presence(self, change: int, counted: datetime | None = None) -> bool:
         """``_presence`` where writes go: on PostgreSQL beside the actions, row locks keep
         them apart; on SQLite in its one writer's thread."""
-        write = database_sync_to_async(self._presence, thread_sensitive=SERIAL_WRITES)
-        done: bool = await write(change, counted)
+        done: bool = await in_writes_thread(self._presence, change, counted)
         return done
 
     def _presence(self, change: int, counted: datetime | None = None) -> bool:

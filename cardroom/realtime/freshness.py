@@ -24,13 +24,12 @@ from functools import reduce
 from operator import or_
 from typing import Any, Protocol
 
-from channels.db import database_sync_to_async
 from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.models import Seat, Table
 from cardroom.realtime.logins import Login, logins_hold
-from cardroom.realtime.threads import SERIAL_WRITES
+from cardroom.realtime.threads import in_writes_thread
 from cardroom.tables.presence import FRESHNESS_SECONDS, LEASE
 
 __all__ = ["FRESHNESS_SECONDS", "LEASE", "unwatch", "watch"]
@@ -100,8 +99,7 @@ async def freshness_round() -> int:
         for watcher in group
         if getattr(watcher, "seated", False)
     }
-    renew = database_sync_to_async(_renew_and_read, thread_sensitive=SERIAL_WRITES)
-    versions = await renew(list(watchers), seated)
+    versions = await in_writes_thread(_renew_and_read, list(watchers), seated)
     # Behind, and quiet for a while: a busy table's sockets are nearly always a push behind
     # the database for a moment, and each round read every such socket's state again (all
     # snapshot reads together, connects and syncs included, were 18 % of a busy PostgreSQL

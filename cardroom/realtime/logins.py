@@ -29,13 +29,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
 from accounts.login_sessions import session_logs_in
 from cardroom.models import ApiToken
+from cardroom.realtime.threads import in_read_thread
 from games.words import words
 
 __all__ = [
@@ -126,7 +126,7 @@ async def login_holds(login: Login | None) -> bool:
     known = _verdicts.get(login)
     if known is not None and now - known[1] < LOGIN_CHECK_SECONDS:
         return known[0]
-    holds: bool = await database_sync_to_async(login_read, thread_sensitive=False)(login)
+    holds: bool = await in_read_thread(login_read, login)
     _keep(login, holds, now)  # timed from before the read: it is at least that fresh
     return holds
 
@@ -147,7 +147,7 @@ async def logins_hold(
         else:
             owed.append(login)
     if owed:
-        read = await database_sync_to_async(logins_read, thread_sensitive=False)(owed)
+        read = await in_read_thread(logins_read, owed)
         for login, holds in read.items():
             _keep(login, holds, now)
             verdicts[login] = holds

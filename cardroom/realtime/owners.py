@@ -15,6 +15,11 @@ applied twice); a lease its owner stopped renewing (the process died) lapses aft
 ``LEASE_SECONDS``, and the next process with an action or a due timeout
 (cardroom/clock/clock.py) takes the table.
 
+A forwarder reads the owners of the tables it forwarded to lately with its own renewal: it
+learns a renewed lease without claiming the table again (a table's forwarded actions can be
+further apart than a lease), and a lapsed one within a renewal. Actions that come together at
+a table whose owner this process does not know claim it once.
+
 Correctness never rests on the lease: every held batch is fenced by the table's version, every
 other path takes the row's lock, so a lease two processes both believe in costs at most a held
 batch's retry through the locked path.
@@ -37,7 +42,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -48,7 +52,7 @@ from accounts.ledger import LedgerError
 from accounts.models import User
 from cardroom.models import Table, TableStatus
 from cardroom.realtime.queue import submit
-from cardroom.realtime.threads import in_action_thread
+from cardroom.realtime.threads import in_action_thread, in_read_thread
 from cardroom.tables.runtime import Outcome
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_data, sentence_from, sentence_of
@@ -98,6 +102,10 @@ class Route:
     active: dict[int, float] = field(default_factory=dict)
     leases: dict[int, datetime] = field(default_factory=dict)
     known: dict[int, tuple[str, datetime]] = field(default_factory=dict)
+    #: When each table was last forwarded to: the renewal reads the owners of those lately.
+    forwarded: dict[int, float] = field(default_factory=dict)
+    #: The claims under way, one per table, which the table's other actions here wait for.
+    claiming: dict[int, asyncio.Future[None]] = field(default_factory=dict)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
     refs: itertools.count[int] = field(default_factory=itertools.count)
 
@@ -128,14 +136,24 @@ class Route:
             return self.channel
         if (known := self.known.get(table_id)) is not None and known[1] > now:
             return known[0]
-        # In the actions' threads: on the action's path, never behind the handshakes' reads.
-        owner, lease = await in_action_thread(
-            _claim, table_id=table_id, owner=self.channel, now=now
-        )
-        if owner == self.channel:
-            self.adopt([table_id], lease)
-        else:
-            self.known[table_id] = (owner, lease)
+        if (claim := self.claiming.get(table_id)) is not None:
+            # One claim for the actions that came together: the others go by what it found
+            # (or, where it failed, claim in their turn).
+            await asyncio.wait([claim])
+            return await self.owner_of(table_id)
+        claim = self.claiming[table_id] = asyncio.get_running_loop().create_future()
+        try:
+            # In the actions' threads: on the action's path, never behind the handshakes' reads.
+            owner, lease = await in_action_thread(
+                _claim, table_id=table_id, owner=self.channel, now=now
+            )
+            if owner == self.channel:
+                self.adopt([table_id], lease)
+            else:
+                self.known[table_id] = (owner, lease)
+        finally:
+            del self.claiming[table_id]
+            claim.set_result(None)
         return owner
 
     def adopt(self, table_ids: Sequence[int], until: datetime) -> None:
@@ -156,6 +174,7 @@ class Route:
         present: bool,
     ) -> Outcome:
         ref = str(next(self.refs))
+        self.forwarded[table_id] = time.monotonic()
         future: asyncio.Future[Mapping[str, Any]] = asyncio.get_running_loop().create_future()
         self.pending[ref] = future
         message = {
@@ -220,24 +239,37 @@ class Route:
             log.exception("table %s: could not send a forwarded action's answer", table_id)
 
     async def renew(self) -> None:
-        """Renew the leases of the tables that had actions lately; let the others go."""
+        """Every ``RENEW_SECONDS``, :meth:`renew_once`."""
         while True:
             await asyncio.sleep(RENEW_SECONDS)
-            moment = time.monotonic()
-            keep = [t for t in self.leases if moment - self.active.get(t, 0.0) < IDLE_SECONDS]
-            idle = [t for t in self.leases if t not in keep]
             try:
-                kept, until = await database_sync_to_async(_renew, thread_sensitive=False)(
-                    self.channel, keep, idle, timezone.now()
-                )
+                await self.renew_once()
             except Exception:  # the database is away: the leases lapse, others take over
                 log.exception("could not renew the tables' leases")
-                continue
-            for table_id in [*idle, *(t for t in keep if t not in kept)]:
-                self.leases.pop(table_id, None)
-                self.active.pop(table_id, None)
-            for table_id in kept:
-                self.leases[table_id] = until
+
+    async def renew_once(self) -> None:
+        """Renew the leases of the tables that had actions lately and let the others go; read
+        the owners of the tables forwarded to lately."""
+        moment = time.monotonic()
+        keep = [t for t in self.leases if moment - self.active.get(t, 0.0) < IDLE_SECONDS]
+        idle = [t for t in self.leases if t not in keep]
+        for table_id in [t for t, at in self.forwarded.items() if moment - at >= IDLE_SECONDS]:
+            del self.forwarded[table_id]
+        watched = [t for t in self.forwarded if t not in self.leases]
+        kept, until, owners = await in_read_thread(
+            _renew, self.channel, keep, idle, timezone.now(), watched
+        )
+        for table_id in [*idle, *(t for t in keep if t not in kept)]:
+            self.leases.pop(table_id, None)
+            self.active.pop(table_id, None)
+        for table_id in kept:
+            self.leases[table_id] = until
+        for table_id in watched:
+            owner, lease = owners.get(table_id, ("", None))
+            if owner and owner != self.channel and lease is not None:
+                self.known[table_id] = (owner, lease)
+            else:  # nobody's, or lapsed: the next action here claims it
+                self.known.pop(table_id, None)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -345,23 +377,36 @@ def _claim(table_id: int, owner: str, now: datetime) -> tuple[str, datetime]:
 
 
 def _renew(
-    owner: str, keep: Sequence[int], idle: Sequence[int], now: datetime
-) -> tuple[set[int], datetime]:
-    """Renew ``owner``'s leases of ``keep`` (those it still holds) and let ``idle`` go."""
+    owner: str,
+    keep: Sequence[int],
+    idle: Sequence[int],
+    now: datetime,
+    watched: Sequence[int] = (),
+) -> tuple[set[int], datetime, dict[int, tuple[str, datetime | None]]]:
+    """Renew ``owner``'s leases of ``keep`` (those it still holds) and let ``idle`` go; the
+    owners of ``watched`` with their leases."""
     until = now + timedelta(seconds=LEASE_SECONDS)
     if idle:
         Table.objects.filter(pk__in=idle, owner=owner).update(owner="", owned_until=None)
-    if not keep:
-        return set(), until
-    quote = connection.ops.quote_name
-    listed = ", ".join(["%s"] * len(keep))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {quote(Table._meta.db_table)} SET {quote('owned_until')} = %s "
-            f"WHERE {quote('owner')} = %s AND {quote('id')} IN ({listed}) RETURNING {quote('id')}",
-            [until, owner, *keep],
-        )
-        return {int(row[0]) for row in cursor.fetchall()}, until
+    kept: set[int] = set()
+    if keep:
+        quote = connection.ops.quote_name
+        listed = ", ".join(["%s"] * len(keep))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {quote(Table._meta.db_table)} SET {quote('owned_until')} = %s "
+                f"WHERE {quote('owner')} = %s AND {quote('id')} IN ({listed}) "
+                f"RETURNING {quote('id')}",
+                [until, owner, *keep],
+            )
+            kept = {int(row[0]) for row in cursor.fetchall()}
+    owners: dict[int, tuple[str, datetime | None]] = {}
+    if watched:
+        rows = Table.objects.filter(pk__in=watched, owned_until__gt=now)
+        owners = {
+            pk: (name, lease) for pk, name, lease in rows.values_list("pk", "owner", "owned_until")
+        }
+    return kept, until, owners
 
 
 def claim_due(owner: str, now: datetime, limit: int) -> list[tuple[int, datetime | None]]:

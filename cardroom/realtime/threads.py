@@ -22,7 +22,15 @@ from typing import Any, TypeVar
 from channels.db import database_sync_to_async
 from django.db import connection, connections
 
-__all__ = ["ACTION_THREADS", "SERIAL_WRITES", "action_pool", "in_action_thread", "in_read_thread"]
+__all__ = [
+    "ACTION_THREADS",
+    "SERIAL_WRITES",
+    "action_pool",
+    "in_action_thread",
+    "in_read_thread",
+    "in_writes_thread",
+    "tidy_connections",
+]
 
 T = TypeVar("T")
 
@@ -75,11 +83,31 @@ async def in_read_thread(work: Callable[..., T], /, *args: Any, **kwargs: Any) -
     return await asyncio.get_running_loop().run_in_executor(None, partial(_kept, call, {}))
 
 
+async def in_writes_thread(work: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """``work(*args, **kwargs)`` where writes other than actions go: on SQLite in Channels' one
+    thread (its writer), on PostgreSQL as ``in_read_thread`` (row locks keep writers apart)."""
+    if SERIAL_WRITES:
+        done: T = await database_sync_to_async(work, thread_sensitive=True)(*args, **kwargs)
+        return done
+    return await in_read_thread(work, *args, **kwargs)
+
+
+def tidy_connections() -> None:
+    """After a piece of work: close this thread's connections that met a database error (when
+    unusable) or are past their age, as Django does after a request, but without marking the
+    others for a ``SELECT 1`` before their next statement (Django's ``close_old_connections``
+    does, with ``conn_health_checks``)."""
+    for kept in connections.all(initialized_only=True):
+        if kept.connection is None:
+            continue
+        aged = kept.close_at is not None and time.monotonic() >= kept.close_at
+        left_open = kept.autocommit != kept.settings_dict["AUTOCOMMIT"]  # a transaction
+        if kept.errors_occurred or aged or left_open:
+            kept.close_if_unusable_or_obsolete()
+
+
 def _kept(work: Callable[..., T], arguments: dict[str, Any]) -> T:
     try:
         return work(**arguments)
     finally:
-        for kept in connections.all(initialized_only=True):
-            aged = kept.close_at is not None and time.monotonic() >= kept.close_at
-            if kept.connection is not None and (kept.errors_occurred or aged):
-                kept.close_if_unusable_or_obsolete()
+        tidy_connections()

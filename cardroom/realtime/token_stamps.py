@@ -17,10 +17,8 @@ import logging
 import weakref
 from datetime import datetime
 
-from channels.db import database_sync_to_async
-
 from cardroom.models import ApiToken
-from cardroom.realtime.threads import SERIAL_WRITES
+from cardroom.realtime.threads import in_writes_thread
 
 __all__ = ["STAMP_DELAY_SECONDS", "stamp_soon", "tokens_stamp"]
 
@@ -56,7 +54,7 @@ async def _write_later(loop: asyncio.AbstractEventLoop) -> None:
         return
     try:
         # A write: on SQLite in the one thread writes keep to (cardroom/realtime/threads.py).
-        await database_sync_to_async(tokens_stamp, thread_sensitive=SERIAL_WRITES)(owed)
+        await in_writes_thread(tokens_stamp, owed)
     except Exception:  # a stamp is no record: logged, and owed again at the next login
         log.exception("could not stamp %d tokens' last use", len(owed))
 

@@ -187,3 +187,53 @@ async def test_the_owners_answers_carry_its_lease_so_the_forwarder_reads_no_row(
     finally:
         for task in tasks:
             task.cancel()
+
+
+async def test_the_forwarders_renewal_reads_the_owners_lease_and_forgets_a_lapsed_one(
+    make_player,
+):
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    renewed_table, lapsed_table = [await sync_to_async(survivor)(players) for _ in range(2)]
+    first, second, tasks = await two_processes()
+    try:
+        for table in (renewed_table, lapsed_table):
+            await first.owner_of(table.pk)
+            await second.act(
+                table_id=table.pk, user=players[1], action={"kind": "ante"},
+                action_id=f"b{table.pk}", present=False,
+            )  # fmt: skip
+        # The owner renewed one lease in its row; the other's owner died and its lease lapsed.
+        renewed = timezone.now() + timedelta(seconds=40)
+        lapsed = timezone.now() - timedelta(seconds=1)
+        await sync_to_async(Table.objects.filter(pk=renewed_table.pk).update)(owned_until=renewed)
+        await sync_to_async(Table.objects.filter(pk=lapsed_table.pk).update)(owned_until=lapsed)
+        await second.renew_once()
+        assert second.known[renewed_table.pk][0] == first.channel
+        assert abs((second.known[renewed_table.pk][1] - renewed).total_seconds()) < 0.001
+        assert lapsed_table.pk not in second.known  # its next action claims the table
+        assert await second.owner_of(lapsed_table.pk) == second.channel
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+async def test_actions_that_come_together_claim_their_table_once(make_player, monkeypatch):
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    table = await sync_to_async(survivor)(players)
+    first, second, tasks = await two_processes()
+    claims: list[int] = []
+    claim = owners._claim
+
+    def counted(**arguments: Any) -> Any:
+        claims.append(arguments["table_id"])
+        return claim(**arguments)
+
+    monkeypatch.setattr(owners, "_claim", counted)
+    try:
+        await first.owner_of(table.pk)
+        answers = await asyncio.gather(*(second.owner_of(table.pk) for _ in range(5)))
+        assert answers == [first.channel] * 5
+        assert claims == [table.pk, table.pk]  # the owner's, then the forwarder's one
+    finally:
+        for task in tasks:
+            task.cancel()

@@ -285,3 +285,42 @@ async def test_bad_names_and_foreign_channels_are_refused(made):
         await made.group_add("room", "elsewhere.specific.abc")
     with pytest.raises(TypeError):
         await made.send("no:colons", {"type": "x.y"})
+
+
+async def test_publishes_asked_for_together_share_round_trips_in_order(made, monkeypatch):
+    from redis.asyncio.client import Pipeline
+
+    trips: list[int] = []
+    real = Pipeline.execute
+
+    async def counted(pipe, *args, **kwargs):
+        trips.append(len(pipe.command_stack))
+        return await real(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", counted)
+    channel = await made.new_channel()
+    await made.group_add("table-9", channel)
+    sends = [made.group_send("table-9", {"type": "v.n", "n": n}) for n in range(30)]
+    await asyncio.wait_for(asyncio.gather(*sends), 5)
+    assert sum(trips) == 30 and len(trips) <= 2  # the first alone at most, the rest together
+    received = [await asyncio.wait_for(made.receive(channel), 5) for _ in range(30)]
+    assert received == [{"type": "v.n", "n": n} for n in range(30)]
+
+
+async def test_a_failed_round_trip_reaches_its_callers_and_the_next_goes(made, monkeypatch):
+    from redis.asyncio.client import Pipeline
+
+    real = Pipeline.execute
+    failing = [True]
+
+    async def flaky(pipe, *args, **kwargs):
+        if failing.pop() if failing else False:
+            raise ConnectionError("Redis went away")
+        return await real(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", flaky)
+    channel = await made.new_channel()
+    with pytest.raises(ConnectionError):
+        await made.send(channel, {"type": "lost"})
+    await made.send(channel, {"type": "kept"})
+    assert await asyncio.wait_for(made.receive(channel), 5) == {"type": "kept"}

@@ -18,7 +18,8 @@ bare Channels group broadcast (tests/load/bare.py): the yardstick for the full s
 frames per second. Every loop is bounded in count and time; the script stops by itself.
 
 Reported: the action round trip (send to ack) and the timeout lateness (deadline to the pushed
-result), as percentiles; state frames per second (received by all clients); bare deliveries
+result), as percentiles, and the round trip once every player sat (``round_trip_seated``: the
+room's play without its opening); state frames per second (received by all clients); bare deliveries
 per second and the ratio of the two; sockets the server dropped or that would not open (must
 be 0); error frames by code; the syncs the bots sent (after a refusal, or when nothing came
 long after a deadline: the sign of group messages a full channel dropped); how far apart the
@@ -60,6 +61,16 @@ Plan = list[tuple[int, list[tuple[str, str]]]]
 STALE_SECONDS = 2.0
 #: How long the game's tables may take to stop before the bare broadcast starts anyway.
 SETTLE_SECONDS = 15.0
+
+
+def seated_round_trips(bots: list[Bot]) -> dict[str, float]:
+    """The percentiles of the round trips sent once the last sit of the room was answered
+    (none when some bot never sat)."""
+    sat = [bot.sat_at for bot in bots]
+    if not sat or any(moment is None for moment in sat):
+        return percentiles([])
+    seated = max(moment for moment in sat if moment is not None)
+    return percentiles([took for bot in bots for sent, took in bot.sent_and_took if sent >= seated])
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -118,6 +129,10 @@ class Bot:
         self.round_trips: list[float] = []
         self.kinds: dict[str, str] = {}
         self.round_trips_by_kind: dict[str, list[float]] = {}
+        #: Each answered action: (when it was sent, its round trip).
+        self.sent_and_took: list[tuple[float, float]] = []
+        #: When this bot's sit was answered (``time.monotonic()``).
+        self.sat_at: float | None = None
         #: Each acknowledged ante and declare: (kind, the hand it was for, sent, answered).
         self.answered: list[tuple[str, int, float, float]] = []
         self.hands_of: dict[str, int] = {}
@@ -183,6 +198,9 @@ class Bot:
             self.round_trips.append(took)
             kind = self.kinds.pop(frame["id"], "?")
             self.round_trips_by_kind.setdefault(kind, []).append(took)
+            self.sent_and_took.append((sent, took))
+            if kind == "sit" and self.sat_at is None:
+                self.sat_at = now
             hand = self.hands_of.pop(frame["id"], 0)
             if frame["type"] == "ack" and kind in PHASES:
                 self.answered.append((kind, hand, sent, now))
@@ -345,6 +363,9 @@ async def play(
             kind: percentiles([t for bot in bots for t in bot.round_trips_by_kind.get(kind, [])])
             for kind in sorted({kind for bot in bots for kind in bot.round_trips_by_kind})
         },
+        # Once every player of the room sat: the room's play without its opening (every
+        # socket's handshake and sit), which the whole run's percentiles include.
+        "round_trip_seated": seated_round_trips(bots),
         "timeout_delay": percentiles([t for bot in bots for t in bot.timeout_delays]),
         # In step (no --stagger) the time the servers take to clear one phase, per table.
         "phase_ms_per_table": (
@@ -473,7 +494,8 @@ def summary(result: dict[str, Any]) -> str:
         f"{result['tables']} tables, {result['clients']} clients on {processes} "
         f"process{'es' if processes > 1 else ''}, {result['hands_per_table']} hands per table in "
         f"{result['seconds']} s: round trip p50 {result['round_trip']['p50_ms']} ms, "
-        f"p99 {result['round_trip']['p99_ms']} ms; timeout lateness p99 "
+        f"p99 {result['round_trip']['p99_ms']} ms (once all sat: "
+        f"{result['round_trip_seated']['p99_ms']} ms); timeout lateness p99 "
         f"{result['timeout_delay']['p99_ms']} ms; {result['state_frames_per_s']} state frames/s"
         f" vs {result['bare_broadcast_per_s']} bare broadcast deliveries/s (ratio "
         f"{result['ratio']}); server CPU {result.get('server_cpu_ms_per_hand')} ms a hand, "

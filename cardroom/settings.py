@@ -174,8 +174,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Each worker thread keeps its connection for a minute instead of opening one per
-        # action (that was a seventh of a busy server's time), checked before reuse so a
-        # restarted database costs one failed check, not a failed action. The tests close
+        # action (that was a seventh of a busy server's time). The live path checks one that
+        # sat idle before reusing it, so a database restarted meanwhile costs a failed check,
+        # not a failed action (cardroom/realtime/threads.py, IDLE_CHECK_SECONDS). The tests close
         # theirs at once: a connection left open in a thread would block dropping the test
         # database.
         conn_max_age=envint("CARDROOM_CONN_MAX_AGE", 0 if TESTING else 60),

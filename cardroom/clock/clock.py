@@ -37,7 +37,7 @@ from cardroom.observability.metrics import clock_swept, timeout_applied
 from cardroom.realtime.broadcast import server_loop
 from cardroom.realtime.owners import adopt_threadsafe, claim_due, route_of
 from cardroom.realtime.queue import TIMER_GRACE_SECONDS, submit_timeout, timed_here
-from cardroom.realtime.threads import tidy_connections
+from cardroom.realtime.threads import ready_connections, tidy_connections
 from cardroom.responsible.sweep import responsible_sweep
 from cardroom.tables.runtime import table_apply, table_timeout
 from cardroom.tournaments.levels import levels_sweep
@@ -249,6 +249,7 @@ class ClockThread(threading.Thread):
         self.slow_due = self.presence_due = 0.0
         while not self.stopping.is_set():
             try:
+                ready_connections()
                 self.tick_where_writes_go()
             except Exception:
                 log.exception("clock sweep failed")

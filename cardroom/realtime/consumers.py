@@ -131,10 +131,10 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch first runs ``close_old_connections`` in asgiref's one
         thread-sensitive thread for every frame and every group message. Every database call
-        here runs through ``database_sync_to_async``, which checks its own thread's connection
-        before and after, so the hop has nothing to do and only costs; on SQLite that thread is
-        also the one writer, so each frame of a socket would wait in line behind the writes in
-        hand before its action waited in line again. So no message takes it (measured:
+        here runs in a thread that looks after its own connection before and after
+        (cardroom/realtime/threads.py), so the hop has nothing to do and only costs; on SQLite
+        that thread is also the one writer, so each frame of a socket would wait in line behind
+        the writes in hand before its action waited in line again. So no message takes it (measured:
         docs/performance.md, "Why the live path is built as it is")."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

@@ -52,7 +52,7 @@ from accounts.ledger import LedgerError
 from accounts.models import User
 from cardroom.models import Table, TableStatus
 from cardroom.realtime.queue import submit
-from cardroom.realtime.threads import in_action_thread, in_read_thread
+from cardroom.realtime.threads import in_action_thread, in_writes_thread
 from cardroom.tables.runtime import Outcome
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_data, sentence_from, sentence_of
@@ -137,9 +137,11 @@ class Route:
         if (known := self.known.get(table_id)) is not None and known[1] > now:
             return known[0]
         if (claim := self.claiming.get(table_id)) is not None:
-            # One claim for the actions that came together: the others go by what it found
-            # (or, where it failed, claim in their turn).
+            # One claim for the actions that came together: the others go by what it found,
+            # fail as it failed, or (its caller gone) claim in their turn.
             await asyncio.wait([claim])
+            if (failure := claim.exception()) is not None:
+                raise failure
             return await self.owner_of(table_id)
         claim = self.claiming[table_id] = asyncio.get_running_loop().create_future()
         try:
@@ -151,9 +153,14 @@ class Route:
                 self.adopt([table_id], lease)
             else:
                 self.known[table_id] = (owner, lease)
+        except Exception as failure:
+            claim.set_exception(failure)
+            claim.exception()  # retrieved, whether or not another action waits for it
+            raise
         finally:
             del self.claiming[table_id]
-            claim.set_result(None)
+            if not claim.done():
+                claim.set_result(None)
         return owner
 
     def adopt(self, table_ids: Sequence[int], until: datetime) -> None:
@@ -256,7 +263,7 @@ class Route:
         for table_id in [t for t, at in self.forwarded.items() if moment - at >= IDLE_SECONDS]:
             del self.forwarded[table_id]
         watched = [t for t in self.forwarded if t not in self.leases]
-        kept, until, owners = await in_read_thread(
+        kept, until, owners = await in_writes_thread(
             _renew, self.channel, keep, idle, timezone.now(), watched
         )
         for table_id in [*idle, *(t for t in keep if t not in kept)]:

@@ -174,6 +174,13 @@ class RedisPubSubLayer(BaseChannelLayer):  # type: ignore[misc]
         return {channel: here.queues[channel].qsize() for channel in members}
 
 
+def _closed(done: asyncio.Future[None]) -> None:
+    """Publishes that will not be sent: their callers get an error (a failed publish, as a
+    lost connection), not a cancellation they did not ask for."""
+    if not done.done():
+        done.set_exception(ConnectionError("the channel layer was closed"))
+
+
 class _Loop:
     """One event loop's connections, channels and groups."""
 
@@ -215,7 +222,7 @@ class _Loop:
         if self.next_write is not None:
             self.next_write.cancel()
         if self.outgoing is not None:
-            self.outgoing[1].cancel()
+            _closed(self.outgoing[1])
             self.outgoing = None
         self.queues, self.groups, self.memberships = {}, {}, {}
         await self.pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it bare
@@ -246,7 +253,7 @@ class _Loop:
                         pipe.publish(name, data)
                     await pipe.execute()
             except asyncio.CancelledError:
-                done.cancel()  # the loop's state is being closed: its callers stop too
+                _closed(done)  # the loop's state is being closed: not its callers' cancelling
                 raise
             except Exception as error:
                 done.set_exception(error)

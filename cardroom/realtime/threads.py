@@ -14,6 +14,7 @@ import asyncio
 import contextvars
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -29,6 +30,7 @@ __all__ = [
     "in_action_thread",
     "in_read_thread",
     "in_writes_thread",
+    "ready_connections",
     "tidy_connections",
 ]
 
@@ -64,8 +66,8 @@ async def in_action_thread(work: Callable[..., T], /, **arguments: Any) -> T:
     On PostgreSQL without Channels' wrapper: it checks every connection before and after each
     call, and with ``conn_health_checks`` the check is a ``SELECT 1`` before the call's first
     statement, one more round trip for each batch of actions. Here a thread's connection is
-    checked, and closed if unusable or past its age, only after a call that met a database
-    error or when its age is up, as Django checks a request's connection."""
+    closed when past its age, checked when it was idle for ``IDLE_CHECK_SECONDS`` or after a
+    call that met a database error, and otherwise used as it is."""
     pool = action_pool()
     if pool is None:
         done: T = await database_sync_to_async(work, thread_sensitive=True)(**arguments)
@@ -92,21 +94,45 @@ async def in_writes_thread(work: Callable[..., T], /, *args: Any, **kwargs: Any)
     return await in_read_thread(work, *args, **kwargs)
 
 
+#: A connection unused this long is checked (Django's ``SELECT 1``) before its next statement:
+#: a database restarted, or a connection dropped by the network, while it sat idle costs that
+#: check, not a failed call. One in use every few milliseconds is not checked each time.
+IDLE_CHECK_SECONDS = 10.0
+
+_used_at: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+
+
+def ready_connections() -> None:
+    """Before a piece of work: close this thread's connections past their age, and have those
+    idle for ``IDLE_CHECK_SECONDS`` checked before their next statement."""
+    now = time.monotonic()
+    for kept in connections.all(initialized_only=True):
+        if kept.connection is None or kept.in_atomic_block:
+            continue
+        if kept.close_at is not None and now >= kept.close_at:
+            kept.close()
+        elif now - _used_at.get(kept, now) >= IDLE_CHECK_SECONDS:
+            kept.health_check_done = False  # type: ignore[attr-defined]  # not in the stubs
+
+
 def tidy_connections() -> None:
     """After a piece of work: close this thread's connections that met a database error (when
-    unusable) or are past their age, as Django does after a request, but without marking the
-    others for a ``SELECT 1`` before their next statement (Django's ``close_old_connections``
-    does, with ``conn_health_checks``)."""
+    unusable), are past their age or were left in a transaction, as Django does after a
+    request, but without marking the others for a ``SELECT 1`` before their next statement
+    (Django's ``close_old_connections`` does, with ``conn_health_checks``)."""
+    now = time.monotonic()
     for kept in connections.all(initialized_only=True):
         if kept.connection is None:
             continue
-        aged = kept.close_at is not None and time.monotonic() >= kept.close_at
+        aged = kept.close_at is not None and now >= kept.close_at
         left_open = kept.autocommit != kept.settings_dict["AUTOCOMMIT"]  # a transaction
         if kept.errors_occurred or aged or left_open:
             kept.close_if_unusable_or_obsolete()
+        _used_at[kept] = now
 
 
 def _kept(work: Callable[..., T], arguments: dict[str, Any]) -> T:
+    ready_connections()
     try:
         return work(**arguments)
     finally:

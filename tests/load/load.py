@@ -199,7 +199,7 @@ class Bot:
             kind = self.kinds.pop(frame["id"], "?")
             self.round_trips_by_kind.setdefault(kind, []).append(took)
             self.sent_and_took.append((sent, took))
-            if kind == "sit" and self.sat_at is None:
+            if kind == "sit" and frame["type"] == "ack" and self.sat_at is None:
                 self.sat_at = now
             hand = self.hands_of.pop(frame["id"], 0)
             if frame["type"] == "ack" and kind in PHASES:

@@ -111,8 +111,7 @@ def assert_sane(result: dict, *, processes: int) -> None:
     assert 0 < result["round_trip"]["p50_ms"] <= result["round_trip"]["p99_ms"]
     # Once every player sat: the actions after the opening, fewer than all and no sit.
     seated = result["round_trip_seated"]
-    assert 0 < seated["count"] < result["round_trip"]["count"] - result["clients"] + 1
-    assert seated["max_ms"] <= result["round_trip"]["max_ms"]
+    assert 0 < seated["count"] <= result["round_trip"]["count"] - result["clients"]
     assert result["timeout_delay"]["count"] >= 1
     assert "p99_ms" in result["timeout_delay"]
     assert result["state_frames_per_s"] > 0

@@ -237,3 +237,28 @@ async def test_actions_that_come_together_claim_their_table_once(make_player, mo
     finally:
         for task in tasks:
             task.cancel()
+
+
+async def test_a_failed_claim_fails_the_actions_that_waited_for_it_at_once(
+    make_player, monkeypatch
+):
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    table = await sync_to_async(survivor)(players)
+    _, second, tasks = await two_processes()
+    claims: list[int] = []
+
+    def unreachable(**arguments: Any) -> Any:
+        claims.append(arguments["table_id"])
+        raise OwnerAway("the database is away")
+
+    monkeypatch.setattr(owners, "_claim", unreachable)
+    try:
+        answers = await asyncio.gather(
+            *(second.owner_of(table.pk) for _ in range(5)), return_exceptions=True
+        )
+        assert all(isinstance(answer, OwnerAway) for answer in answers)
+        assert claims == [table.pk]  # one claim, its failure the answer of all five
+        assert second.claiming == {}
+    finally:
+        for task in tasks:
+            task.cancel()

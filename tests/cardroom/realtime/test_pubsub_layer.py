@@ -324,3 +324,14 @@ async def test_a_failed_round_trip_reaches_its_callers_and_the_next_goes(made, m
         await made.send(channel, {"type": "lost"})
     await made.send(channel, {"type": "kept"})
     assert await asyncio.wait_for(made.receive(channel), 5) == {"type": "kept"}
+
+
+async def test_publishes_left_unsent_by_a_flush_fail_their_callers_without_cancelling_them():
+    layer = a_layer()
+    channel = await layer.new_channel()
+    sending = [asyncio.ensure_future(layer.send(channel, {"type": "x", "n": n})) for n in range(3)]
+    await asyncio.sleep(0)  # asked for, not yet sent
+    await layer.flush()
+    results = await asyncio.gather(*sending, return_exceptions=True)
+    assert all(isinstance(result, ConnectionError) for result in results)
+    assert not any(task.cancelled() for task in sending)

@@ -23,7 +23,6 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, transaction
@@ -329,8 +328,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         if action["kind"] == "suggest":
             # A read, not an action: the solver's rows for the asker's own Chinese Poker hand.
             try:
-                rows = await database_sync_to_async(chinese_suggestion, thread_sensitive=False)(
-                    table_id=self.table_id, user_id=self.scope["user"].pk
+                rows = await in_read_thread(
+                    chinese_suggestion, table_id=self.table_id, user_id=self.scope["user"].pk
                 )
             except IllegalAction as error:
                 return error_frame(ident, "refused", self.say(sentence_of(error)))
@@ -533,9 +532,7 @@ class TablePageConsumer(PageChat, _TableConsumer):
         snapshot = await super().read_snapshot()
         # The viewer's own bankroll, read after the table's (so never older than the snapshot);
         # later versions carry it when it moves.
-        self.bankroll = await database_sync_to_async(bankroll_balance, thread_sensitive=False)(
-            user=self.scope["user"]
-        )
+        self.bankroll = await in_read_thread(bankroll_balance, user=self.scope["user"])
         return snapshot
 
     def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:

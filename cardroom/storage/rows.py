@@ -249,10 +249,12 @@ _SEATED = (_Part(Seat), _Part(User))
 
 
 @cache
-def _finished_sql(vendor: str) -> str:
+def _finished_sql(vendor: str, known: int = 0) -> str:
     """The last finished hands, newest first, each joined to its transfers in the ledger's order
     (one row per transfer; a hand without any has one row, its transfer's columns null), with
-    the accounts and players they name: one statement for the log of hands."""
+    the accounts and players they name: one statement for the log of hands. ``known``: how
+    many hand numbers follow the limit, whose hands are left out of the answer (they are still
+    counted among the last)."""
     quote = connection.ops.quote_name
     hand, transfer = quote(Hand._meta.db_table), quote(Transfer._meta.db_table)
     account, user = quote(Account._meta.db_table), quote(User._meta.db_table)
@@ -272,10 +274,13 @@ def _finished_sql(vendor: str) -> str:
         f"WHERE {quote('table_id')} = %s AND {quote('ended')} IS NOT NULL "
         f"ORDER BY {quote('number')} DESC LIMIT %s"
     )
+    unknown = (
+        f"WHERE {hand}.{quote('number')} NOT IN ({', '.join(['%s'] * known)}) " if known else ""
+    )
     return (
         f"SELECT {_selected(_FINISHED)}, {', '.join(columns)} FROM ({latest}) {hand} "
         f"LEFT OUTER JOIN {transfer} ON {transfer}.{quote('hand_id')} = {hand}.{quote('id')} "
-        f"{' '.join(joins)} "
+        f"{' '.join(joins)} {unknown}"
         f"ORDER BY {hand}.{quote('number')} DESC, {transfer}.{quote('id')}"
     )
 
@@ -285,11 +290,15 @@ def finished_hands(table_id: int, limit: int) -> list[Hand]:
     return [hand for hand, _ in finished_hands_paid(table_id, limit)]
 
 
-def finished_hands_paid(table_id: int, limit: int) -> list[tuple[Hand, list[Movement]]]:
+def finished_hands_paid(
+    table_id: int, limit: int, known: Collection[int] = ()
+) -> list[tuple[Hand, list[Movement]]]:
     """``finished_hands``, each with its ledger transfers in order, read in the same statement
-    (the log of hands is read at every showdown)."""
+    (the log of hands is read at every showdown); of the last ``limit``, only those whose
+    number is not ``known``."""
+    known = sorted(known)
     with bound.cursor() as cursor:
-        cursor.execute(_finished_sql(connection.vendor), [table_id, limit])
+        cursor.execute(_finished_sql(connection.vendor, len(known)), [table_id, limit, *known])
         rows = cursor.fetchall()
     (read,) = _readers(_FINISHED)
     width = len(_FINISHED[0].fields)

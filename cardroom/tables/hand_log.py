@@ -33,14 +33,21 @@ SUMMARIES = {
 }
 
 
-def recent_hands(*, table: Table, limit: int = 8) -> list[JSON]:
+def recent_hands(*, table: Table, limit: int = 8, known: Sequence[JSON] = ()) -> list[JSON]:
     """The table's last few finished hands, for the log: number, pot, rake, who won what and
     ``payments``: every payment of the hand as the ledger recorded it, over all its stages
-    (cardroom/storage/payments.py)."""
+    (cardroom/storage/payments.py).
+
+    ``known``: a log this function returned for the table earlier, whose hands are taken as
+    they were then and not read again: what the owner of a table keeps between its showdowns
+    (cardroom/tables/held.py). Only right while none of them has changed since: a hand voided
+    after it finished is a new version of the table, which the owner does not hold; a player's
+    name changed since stays as it was in the rows kept."""
     # Hand-written reads (cardroom/storage/rows.py): every showdown and every socket's first
     # frame build this log. A hand's deck and commitment leaves, the bulk of its row, are not
     # read; nor are the seats from before these hands. The transfers come with the hands.
-    paid = finished_hands_paid(table.pk, limit)
+    kept = {row["number"]: row for row in known}
+    paid = finished_hands_paid(table.pk, limit, kept)
     hands = [hand for hand, _ in paid]
     seats = seats_since(table.pk, min(hand.started for hand in hands)) if hands else []
     rows = []
@@ -88,7 +95,12 @@ def recent_hands(*, table: Table, limit: int = 8) -> list[JSON]:
                 "payments": payments_json(movements, seat_finder(hand, seats)),
             }
         )
-    return rows
+    if not kept:
+        return rows
+    # The last ``limit`` are the ones read and, of those kept, the newest: a kept hand that is
+    # no longer among the last is older than every hand that is.
+    merged = {**kept, **{row["number"]: row for row in rows}}
+    return [merged[number] for number in sorted(merged, reverse=True)[:limit]]
 
 
 def _player_name(seats: Sequence[Seat], hand: Hand, number: int) -> str:

@@ -52,7 +52,7 @@ from cardroom.tables.runtime import (
     table_act_many,
     table_timeout,
 )
-from games.engine import ConfigError, IllegalAction
+from games.engine import JSON, ConfigError, IllegalAction
 from games.words import words
 
 __all__ = ["HELD_KINDS", "Held", "held_act"]
@@ -72,12 +72,14 @@ _LIMITS = PlayerLimits._meta.get_field("user").remote_field
 @dataclass(eq=False)
 class Held:
     """A table as its owner's last batch left it: the row (with its open hand and the loaded
-    state beside it), the seats held with their players, and the table's ledger accounts by
-    code with their balances."""
+    state beside it), the seats held with their players, the table's ledger accounts by
+    code with their balances, and the log of recent hands its last showdown announced (None
+    until one has: the next is read whole)."""
 
     table: Table
     seats: dict[int, Seat]
     accounts: dict[str, Account]
+    recent: list[JSON] | None = None
 
 
 class Stale(Exception):
@@ -168,7 +170,7 @@ def _held_batch(held: Held, requests: Sequence[Request]) -> list[Outcome | Excep
         if deferred.versions:
             _write(table, expected, players, deferred, batch)
             # Never before the commit: nobody may see a version that was undone.
-            batch.on_commit(partial(_announce, table, deferred))
+            batch.on_commit(partial(_announce, held, deferred))
     return answers
 
 
@@ -294,13 +296,15 @@ def _fenced(update: str) -> str:
     return f"WITH fenced AS ({update} RETURNING 1) SELECT 1 / COUNT(*) FROM fenced"
 
 
-def _announce(table: Table, deferred: Deferred) -> None:
+def _announce(held: Held, deferred: Deferred) -> None:
     """Announce the batch's versions, committed, in order; a version that ended a hand
-    carries the log of hands, read now that it is written."""
-    recent = None
+    carries the log of hands, read now that it is written: only the hands finished since
+    the log this holder last announced (the others are as they were)."""
+    table, recent = held.table, None
     for snapshot, ended in deferred.versions:
         if ended:
-            recent = recent if recent is not None else recent_hands(table=table)
+            if recent is None:
+                recent = held.recent = recent_hands(table=table, known=held.recent or ())
             snapshot["recent"] = recent
         announce_committed(table, snapshot["version"], snapshot)
 

@@ -28,7 +28,9 @@ from accounts.services import user_create
 from cardroom.models import Hand, HandEvent, Round, Seat, Table, TableAction
 from cardroom.models.responsible import PlayerLimits
 from cardroom.tables import announce
+from cardroom.storage.rows import finished_hands_paid
 from cardroom.tables.engines import engine_for
+from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.held import Held, held_act
 from cardroom.tables.runtime import (
     Outcome,
@@ -447,3 +449,69 @@ def test_outside_a_transaction_a_held_decision_is_one_round_trip_commit_included
     assert kept is None and isinstance(answers[0], Outcome)
     assert not connection.in_atomic_block
     assert TableAction.objects.filter(table=table, version=version + 3).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_owner_reads_only_the_hands_finished_since_the_log_it_last_announced():
+    """The log of hands a held table announces at each showdown is the one read whole, though
+    only the hands finished since its last log are read, and a kept hand that falls off the
+    log's end leaves it."""
+    table, users = survivor(prefix="g")
+    game = engine_for(table.game).game
+    logs: list[tuple[list[Any], list[Any]]] = []  # (announced, read whole), at each showdown
+
+    def heard(announcement: announce.Announcement) -> None:
+        snapshot = announcement.snapshot or {}
+        if announcement.table_id == table.pk and "recent" in snapshot:
+            whole = recent_hands(table=Table.objects.get(pk=table.pk))
+            reads.pop()  # the test's own read
+            logs.append((snapshot["recent"], whole))
+
+    reads: list[tuple[int, int]] = []  # (hands known, hands read) at each read of the log
+
+    def read(table_id: int, limit: int, known: Any = ()) -> Any:
+        found = finished_hands_paid(table_id, limit, known)
+        reads.append((len(known), len(found)))
+        return found
+
+    clock = [timezone.now()]
+    hook = announce.plugged()
+    announce.plug(heard)
+    try:
+        with (
+            mock.patch("cardroom.tables.runtime.shuffled_deck", side_effect=lambda: list(DECK)),
+            mock.patch("cardroom.tables.hand_log.finished_hands_paid", side_effect=read),
+            mock.patch("django.utils.timezone.now", lambda: clock[0]),
+            mock.patch("django.db.transaction.on_commit", lambda run, *_, **__: run()),
+        ):
+            held = None
+            while len(logs) < 11:
+                row = Table.objects.get(pk=table.pk)
+                state = game.load(row.state)
+                seated = dict(Seat.objects.filter(table=row, left__isnull=True)
+                              .values_list("number", "user_id"))  # fmt: skip
+                requests = []
+                for number, user_id in seated.items():
+                    for legal in game.legal_actions(state, number):
+                        if legal["kind"] in ("ante", "declare"):
+                            choice = "in" if number == 0 else "out"  # seat 0 takes each pot
+                            action = {"kind": "ante"} if legal["kind"] == "ante" else {
+                                "kind": "declare", "choice": choice}  # fmt: skip
+                            user = next(u for u in users if u.pk == user_id)
+                            requests.append(Request(user, action))
+                            break
+                if not requests:
+                    assert row.deadline is not None, "the table is stuck"
+                    clock[0] = max(clock[0], row.deadline) + timedelta(milliseconds=5)
+                    requests = [Request(None, {"kind": "timeout"})]
+                clock[0] += timedelta(milliseconds=50)
+                answers, held = held_act(table_id=table.pk, requests=requests, held=held)
+                assert all(isinstance(answer, Outcome) for answer in answers), answers
+    finally:
+        announce.plug(hook)  # type: ignore[arg-type]
+    for announced, whole in logs:
+        assert announced == whole
+    assert [len(announced) for announced, _ in logs] == [1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8]
+    # Held from the first showdown on: read whole once, then one new hand at each showdown.
+    assert reads == [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 1),
+                     (8, 1), (8, 1)], reads  # fmt: skip

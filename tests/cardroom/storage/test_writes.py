@@ -9,7 +9,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from accounts.sql.writes import Writes
+from accounts.sql.writes import Writes, json_text
 from cardroom.models import HandEvent, Table, TableAction
 from cardroom.tables.runtime import table_create
 
@@ -218,3 +218,53 @@ def test_a_value_postgresql_cannot_hold_is_djangos_error(table):
         writes.flush()
     assert writes.statements == []
     assert not HandEvent.objects.filter(table=table, version=5).exists()
+
+
+#: JSON values an action may write, and the edges where orjson and the standard library part.
+AWKWARD_JSON = [
+    {"kind": "declare", "choice": "in", "now": 1733480000.123456, "cards": ["Ah", "Kd"]},
+    {"player": "Åse Nordmann 🂡", "quote": 'say "hi"\n\t\\', "empty": {}, "none": None},
+    {1: "an int key", 2.5: "a float key", False: "a bool key"},
+    {"beyond 64 bits": 2**70, "negative": -(2**63)},
+    [0.1, 1e16, -0.0, 3, [], [[]], {"a": [1, {"b": None}]}],
+]
+
+
+@pytest.mark.parametrize("data", AWKWARD_JSON)
+def test_json_written_by_the_runtime_reads_back_as_the_orms(table, data):
+    """The runtime writes JSON by orjson (``json_text``): the value stored is the one the ORM
+    stores, whatever orjson writes differently (spacing, escapes, keys that are not text)."""
+    insert_rows(HandEvent, [HandEvent(table=table, version=5, seq=0, type="a", data=data)])
+    HandEvent.objects.create(table=table, version=5, seq=1, type="b", data=data)
+    mine, orms = (
+        row.data for row in HandEvent.objects.filter(table=table, version=5).order_by("seq")
+    )
+    assert mine == orms
+
+
+def test_json_the_standard_library_refuses_is_refused_as_by_the_orm(table):
+    """A date in a JSON value: the ORM's encoder refuses it, and so does the runtime's, though
+    orjson alone would write it."""
+    moment = timezone.now()
+    with pytest.raises(TypeError), transaction.atomic():
+        HandEvent.objects.create(table=table, version=5, seq=1, type="b", data={"at": moment})
+    with pytest.raises(TypeError), transaction.atomic():
+        insert_rows(
+            HandEvent, [HandEvent(table=table, version=5, seq=0, type="a", data={"at": moment})]
+        )
+    assert not HandEvent.objects.filter(table=table, version=5).exists()
+
+
+def test_the_runtime_s_json_text_is_orjsons_on_postgresql(table):
+    """Where the ORM would write a JSON value with the standard library (PostgreSQL), the
+    runtime's writes carry orjson's text; on SQLite the ORM's own (the column is text)."""
+    writes = Writes()
+    writes.insert(HandEvent, [HandEvent(table=table, version=5, seq=0, type="a", data={"a": 1})])
+    ((_, params),) = writes.statements
+    data = next(
+        value for value in params if getattr(value, "obj", None) == {"a": 1} or value == '{"a": 1}'
+    )
+    if connection.vendor == "postgresql":
+        assert data.dumps is json_text and json_text(data.obj) == b'{"a":1}'
+    else:
+        assert data == '{"a": 1}'

@@ -40,6 +40,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
 from channels.layers import get_channel_layer
@@ -269,8 +270,11 @@ class Route:
         for table_id in [*idle, *(t for t in keep if t not in kept)]:
             self.leases.pop(table_id, None)
             self.active.pop(table_id, None)
-        for table_id in kept:
-            self.leases[table_id] = until
+        for table_id, renewed in kept.items():
+            if renewed:
+                self.leases[table_id] = until
+            # else: in a transaction now (an action's), renewed at the next round; its lease
+            # stands until then.
         for table_id in watched:
             owner, lease = owners.get(table_id, ("", None))
             if owner and owner != self.channel and lease is not None:
@@ -389,24 +393,23 @@ def _renew(
     idle: Sequence[int],
     now: datetime,
     watched: Sequence[int] = (),
-) -> tuple[set[int], datetime, dict[int, tuple[str, datetime | None]]]:
-    """Renew ``owner``'s leases of ``keep`` (those it still holds) and let ``idle`` go; the
-    owners of ``watched`` with their leases."""
+) -> tuple[dict[int, bool], datetime, dict[int, tuple[str, datetime | None]]]:
+    """Renew ``owner``'s leases of ``keep`` and let ``idle`` go; the owners of ``watched``
+    with their leases. ``kept``: each table of ``keep`` that ``owner`` still holds, with
+    whether its lease was renewed. A table whose row another transaction has locked (an
+    action being applied) is passed over, not waited for (``SKIP LOCKED``): waiting, the
+    renewal would hold the locks of the rows it had renewed, and those tables' actions would
+    wait for the others'."""
     until = now + timedelta(seconds=LEASE_SECONDS)
     if idle:
         Table.objects.filter(pk__in=idle, owner=owner).update(owner="", owned_until=None)
-    kept: set[int] = set()
+    kept: dict[int, bool] = {}
     if keep:
-        quote = connection.ops.quote_name
-        listed = ", ".join(["%s"] * len(keep))
+        skipping = connection.features.has_select_for_update_skip_locked
+        params: list[Any] = [until, owner, *keep, *((owner, *keep) if skipping else ())]
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {quote(Table._meta.db_table)} SET {quote('owned_until')} = %s "
-                f"WHERE {quote('owner')} = %s AND {quote('id')} IN ({listed}) "
-                f"RETURNING {quote('id')}",
-                [until, owner, *keep],
-            )
-            kept = {int(row[0]) for row in cursor.fetchall()}
+            cursor.execute(_renew_sql(len(keep), connection.vendor), params)
+            kept = {int(table_id): bool(renewed) for table_id, renewed in cursor.fetchall()}
     owners: dict[int, tuple[str, datetime | None]] = {}
     if watched:
         rows = Table.objects.filter(pk__in=watched, owned_until__gt=now)
@@ -414,6 +417,27 @@ def _renew(
             pk: (name, lease) for pk, name, lease in rows.values_list("pk", "owner", "owned_until")
         }
     return kept, until, owners
+
+
+@cache
+def _renew_sql(tables: int, vendor: str) -> str:
+    """Each of the listed tables the owner holds, with whether its lease was renewed (its
+    new ``owned_until``). The outer query sees the rows as they were before the update: a
+    table skipped because it is locked is still listed, as not renewed."""
+    quote = connection.ops.quote_name
+    table, key = quote(Table._meta.db_table), quote("id")
+    listed = ", ".join(["%s"] * tables)
+    mine = f"{quote('owner')} = %s AND {key} IN ({listed})"
+    if not connection.features.has_select_for_update_skip_locked:
+        # One writer at a time (SQLite): nothing is locked to pass over.
+        return f"UPDATE {table} SET {quote('owned_until')} = %s WHERE {mine} RETURNING {key}, 1"
+    return (
+        f"WITH renewed AS (UPDATE {table} SET {quote('owned_until')} = %s WHERE {key} IN "
+        f"(SELECT {key} FROM {table} WHERE {mine} FOR UPDATE SKIP LOCKED) RETURNING {key}) "
+        f"SELECT {table}.{key}, renewed.{key} IS NOT NULL FROM {table} "
+        f"LEFT OUTER JOIN renewed ON renewed.{key} = {table}.{key} "
+        f"WHERE {table}.{quote('owner')} = %s AND {table}.{key} IN ({listed})"
+    )
 
 
 def claim_due(owner: str, now: datetime, limit: int) -> list[tuple[int, datetime | None]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from datetime import timedelta
 from typing import Any
 
@@ -260,5 +261,57 @@ async def test_a_failed_claim_fails_the_actions_that_waited_for_it_at_once(
         assert claims == [table.pk]  # one claim, its failure the answer of all five
         assert second.claiming == {}
     finally:
+        for task in tasks:
+            task.cancel()
+
+
+async def test_the_owners_renewal_passes_over_a_table_being_acted_on(make_player):
+    """A table whose row another transaction holds (an action being applied) is not waited
+    for: its lease stands as it was, and is renewed at the next round; the other tables' are
+    renewed meanwhile. A table another process has taken since is let go. (SQLite has one
+    writer at a time, which the renewal waits for as every write does, and no row lock to pass
+    over; and the embedded default writes no lease: there, the leases are only renewed.)"""
+    from django.db import connection, transaction
+
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    busy, free, taken = [await sync_to_async(survivor)(players) for _ in range(3)]
+    first, _, tasks = await two_processes()
+    locked, release = threading.Event(), threading.Event()
+
+    def hold(table_id: int) -> None:
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=table_id)
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold, args=(busy.pk,))
+    try:
+        for table in (busy, free, taken):
+            await first.owner_of(table.pk)
+        before = dict(first.leases)
+        await sync_to_async(Table.objects.filter(pk=taken.pk).update)(owner="route.other")
+        await asyncio.sleep(0.01)  # a later lease than the claims'
+        vendor = await sync_to_async(lambda: connection.vendor)()
+        if vendor == "postgresql":
+            holder.start()
+            await sync_to_async(locked.wait)(5)
+        await asyncio.wait_for(first.renew_once(), 3)  # never waits for the lock
+        assert first.leases[free.pk] > before[free.pk]
+        assert taken.pk not in first.leases
+        if vendor == "postgresql":
+            assert first.leases[busy.pk] == before[busy.pk]  # passed over, still held
+            release.set()
+            await sync_to_async(holder.join)(5)
+            await first.renew_once()
+        assert first.leases[busy.pk] == first.leases[free.pk] > before[busy.pk]
+        row = await sync_to_async(Table.objects.get)(pk=busy.pk)
+        assert row.owner == first.channel and row.owned_until == first.leases[busy.pk]
+    finally:
+        release.set()
+        if holder.is_alive():
+            holder.join(5)
         for task in tasks:
             task.cancel()

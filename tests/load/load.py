@@ -32,7 +32,9 @@ for the ante and the declare, the time from the first hand's phase's first actio
 last answered, over all tables, divided by the tables; None when staggered. In
 step the tables sit once the room's sockets are open, so the phases start together
 (``sits_spread_seconds`` about 0); staggered, a table sits at its moment or once its sockets
-are open, whichever is later.
+are open, whichever is later. ``sockets_open_seconds``: how long the room's sockets took to
+open; in step, ``server_cpu_ms_per_handshake``: the servers' CPU until then, per socket (the
+handshakes' cost; None when staggered).
 """
 
 from __future__ import annotations
@@ -296,6 +298,10 @@ async def play(
 
     opened = 0
     room_open = asyncio.Event()
+    # The servers' CPU from the start until every socket is open: in step, nothing else is
+    # sent meanwhile, so it is the handshakes' cost (with the servers' idle work).
+    cpu_at_start = children_cpu_seconds()
+    open_at: dict[str, float | None] = {}
 
     async def join(url: str, table_id: int, name: str, token: str, lazy: bool) -> Bot:
         """Open, sit and play. Staggered, a table sits at its moment or as soon as its
@@ -310,6 +316,7 @@ async def play(
             opened += 1
             if opened == len(players):
                 room_open.set()
+                open_at.update(seconds=time.monotonic() - started, cpu=children_cpu_seconds())
         bot = Bot(socket, name, lazy)
         bot.mates = tables[table_id]
         bot.mates.append(bot)
@@ -374,6 +381,12 @@ async def play(
             else None
         ),
         "syncs": sum(bot.syncs for bot in bots),
+        # How long every socket of the room took to open, and in step the servers' CPU per
+        # handshake (staggered, the first sits overlap the handshakes: None).
+        "sockets_open_seconds": round(open_at.get("seconds") or 0.0, 2),
+        "server_cpu_ms_per_handshake": handshake_cpu_ms(
+            cpu_at_start, open_at.get("cpu"), len(players), stagger
+        ),
         # From the first table's first sit to the last table's: about --stagger, or ~0.
         "sits_spread_seconds": round(max(sat.values()) - min(sat.values()), 2) if sat else 0.0,
         "state_frames": frames,
@@ -466,6 +479,16 @@ def cost_vs_bare(result: dict[str, Any]) -> dict[str, Any]:
         "bare_cpu_ms_per_delivery": floor,
         "cost_vs_bare": round(per_hand / (frames_per_hand * floor), 2) if known else None,
     }
+
+
+def handshake_cpu_ms(
+    before: float | None, after: float | None, sockets: int, stagger: float
+) -> float | None:
+    """The servers' CPU per socket opened, in milliseconds: in step only (staggered, the
+    first sits are sent while the last sockets open), and None without the servers' CPU."""
+    if stagger or before is None or after is None or not sockets:
+        return None
+    return round(1000 * (after - before) / sockets, 2)
 
 
 def children_cpu_seconds() -> float | None:

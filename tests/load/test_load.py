@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 
 from cardroom import routing
 from tests.live import ROOT, database_url
-from tests.load.load import cost_vs_bare, main, parse, percentiles, sit_delays
+from tests.load.load import cost_vs_bare, handshake_cpu_ms, main, parse, percentiles, sit_delays
 
 pytestmark = pytest.mark.django_db(transaction=True)
 #: The short game every run here plays: timers that keep it within seconds.
@@ -85,6 +85,13 @@ async def test_the_bench_consumer_sends_a_burst_to_its_group():
         await member.disconnect()
 
 
+def test_the_handshakes_cost_is_per_socket_and_only_in_step():
+    assert handshake_cpu_ms(10.0, 10.5, 100, 0.0) == 5.0
+    assert handshake_cpu_ms(10.0, 10.5, 100, 5.0) is None
+    assert handshake_cpu_ms(None, 10.5, 100, 0.0) is None
+    assert handshake_cpu_ms(10.0, None, 100, 0.0) is None
+
+
 def test_tables_sit_at_once_or_spread_over_the_stagger():
     assert sit_delays(3, 0.0) == [0.0, 0.0, 0.0]
     assert sit_delays(4, 2.0) == [0.0, 0.5, 1.0, 1.5]
@@ -150,6 +157,9 @@ def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):
     # table: its first send to its last answer, within a few of the run's slowest round trips).
     phases = result["phase_ms_per_table"]
     assert set(phases) == {"ante", "declare"}
+    # In step the room's sockets open before anything is sent: the handshakes' cost apart.
+    assert 0 < result["sockets_open_seconds"] < result["seconds"]
+    assert result["server_cpu_ms_per_handshake"] > 0
     assert all(0 < ms <= result["round_trip"]["max_ms"] * 5 for ms in phases.values())
     assert "state frames/s" in capsys.readouterr().out.splitlines()[-1]
 
@@ -182,4 +192,5 @@ def test_two_processes_share_the_tables(capsys):
     # The second table sat a second after the start; the first as soon as its socket opened,
     # which a loaded machine may take half a second to do (in step, both would sit at once).
     assert 0.5 <= result["sits_spread_seconds"] < 2.0
+    assert result["server_cpu_ms_per_handshake"] is None  # the sits overlap the handshakes
     assert_sane(result, processes=2)

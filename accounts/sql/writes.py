@@ -33,19 +33,21 @@ def _fields(model: type[Model]) -> list[Any]:
     return [field for field in model._meta.concrete_fields if not field.primary_key]
 
 
-#: What orjson writes as the standard library does, and what it must refuse so that the
-#: standard library refuses it too (a date, a dataclass: the ORM's encoder has no such types).
-_ORJSON = (
-    orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
-)
+#: What orjson must refuse so that the standard library takes it (and writes or refuses it as
+#: the ORM would): a date, a dataclass; a dict whose keys are not all text (the standard
+#: library spells a float key its own way, and refuses a key of another type).
+_ORJSON = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
 def json_text(value: Any) -> bytes | str:
     """A JSON column's text, by orjson: an action's table state and events are the bulk of
     what it writes, and the standard library took several times as long to write them. What
-    orjson refuses (an integer beyond 64 bits, a date) goes to the standard library, which
-    writes or refuses it as the ORM would. The text may differ from the standard library's
-    (spacing, escapes); the value PostgreSQL stores (``jsonb``) does not."""
+    orjson refuses (an integer beyond 64 bits, a date, a key that is not text) goes to the
+    standard library. The text may differ from the standard library's (spacing, escapes); the
+    value PostgreSQL stores (``jsonb``) does not, for what the runtime writes: text, integers,
+    finite floats, booleans, null, lists and dicts. Beyond that orjson writes what the
+    standard library would not: a float that is not finite as null (the standard library
+    writes ``NaN``, which PostgreSQL refuses), a UUID or an enum as its value."""
     try:
         return orjson.dumps(value, option=_ORJSON)
     except TypeError:  # orjson.JSONEncodeError

@@ -66,6 +66,8 @@ log = logging.getLogger(__name__)
 LEASE_SECONDS = 5.0
 #: How often an owner renews its leases.
 RENEW_SECONDS = 1.0
+#: A lease this close to its end is renewed even if its table is being acted on (waited for).
+URGENT_SECONDS = 2 * RENEW_SECONDS
 #: How long a forwarded action waits for the owner's answer before it is "unavailable".
 ANSWER_SECONDS = 10.0
 #: An owner lets a table go after this long without an action there.
@@ -264,8 +266,13 @@ class Route:
         for table_id in [t for t, at in self.forwarded.items() if moment - at >= IDLE_SECONDS]:
             del self.forwarded[table_id]
         watched = [t for t in self.forwarded if t not in self.leases]
+        now = timezone.now()
+        # Passed over while locked (see _renew) until a lease is this close to its end: then
+        # waited for, so that a busy table's lease never lapses under its living owner.
+        ending = now + timedelta(seconds=URGENT_SECONDS)
+        urgent = [t for t in keep if self.leases[t] <= ending]
         kept, until, owners = await in_writes_thread(
-            _renew, self.channel, keep, idle, timezone.now(), watched
+            _renew, self.channel, keep, idle, now, watched, urgent
         )
         for table_id in [*idle, *(t for t in keep if t not in kept)]:
             self.leases.pop(table_id, None)
@@ -273,8 +280,8 @@ class Route:
         for table_id, renewed in kept.items():
             if renewed:
                 self.leases[table_id] = until
-            # else: in a transaction now (an action's), renewed at the next round; its lease
-            # stands until then.
+            # else: in a transaction now (an action's), tried again at the next round; its
+            # lease stands until then.
         for table_id in watched:
             owner, lease = owners.get(table_id, ("", None))
             if owner and owner != self.channel and lease is not None:
@@ -393,13 +400,15 @@ def _renew(
     idle: Sequence[int],
     now: datetime,
     watched: Sequence[int] = (),
+    urgent: Sequence[int] = (),
 ) -> tuple[dict[int, bool], datetime, dict[int, tuple[str, datetime | None]]]:
     """Renew ``owner``'s leases of ``keep`` and let ``idle`` go; the owners of ``watched``
     with their leases. ``kept``: each table of ``keep`` that ``owner`` still holds, with
     whether its lease was renewed. A table whose row another transaction has locked (an
     action being applied) is passed over, not waited for (``SKIP LOCKED``): waiting, the
     renewal would hold the locks of the rows it had renewed, and those tables' actions would
-    wait for the others'."""
+    wait for the others'. Those of ``urgent`` (leases about to end) passed over are then
+    renewed one by one, each waiting for its own row only."""
     until = now + timedelta(seconds=LEASE_SECONDS)
     if idle:
         Table.objects.filter(pk__in=idle, owner=owner).update(owner="", owned_until=None)
@@ -410,6 +419,11 @@ def _renew(
         with connection.cursor() as cursor:
             cursor.execute(_renew_sql(len(keep), connection.vendor), params)
             kept = {int(table_id): bool(renewed) for table_id, renewed in cursor.fetchall()}
+    for table_id in [t for t in urgent if kept.get(t) is False]:
+        if Table.objects.filter(pk=table_id, owner=owner).update(owned_until=until):
+            kept[table_id] = True
+        else:  # taken meanwhile
+            del kept[table_id]
     owners: dict[int, tuple[str, datetime | None]] = {}
     if watched:
         rows = Table.objects.filter(pk__in=watched, owned_until__gt=now)
@@ -421,8 +435,8 @@ def _renew(
 
 @cache
 def _renew_sql(tables: int, vendor: str) -> str:
-    """Each of the listed tables the owner holds, with whether its lease was renewed (its
-    new ``owned_until``). The outer query sees the rows as they were before the update: a
+    """Each of the listed tables the owner holds, with whether its lease was renewed (given
+    its new ``owned_until``). The outer query sees the rows as they were before the update: a
     table skipped because it is locked is still listed, as not renewed."""
     quote = connection.ops.quote_name
     table, key = quote(Table._meta.db_table), quote("id")

@@ -33,7 +33,7 @@ last answered, over all tables, divided by the tables; None when staggered. In
 step the tables sit once the room's sockets are open, so the phases start together
 (``sits_spread_seconds`` about 0); staggered, a table sits at its moment or once its sockets
 are open, whichever is later. ``sockets_open_seconds``: how long the room's sockets took to
-open; in step, ``server_cpu_ms_per_handshake``: the servers' CPU until then, per socket (the
+open; in step, ``server_cpu_ms_per_handshake``: the servers' CPU until then, per socket opened (the
 handshakes' cost; None when staggered).
 """
 
@@ -296,7 +296,7 @@ async def play(
     delays = dict(zip(tables, sit_delays(len(plan), stagger), strict=True))
     sat: dict[int, float] = {}  #: when each table's first sit was sent, from the start
 
-    opened = 0
+    opened = succeeded = 0
     room_open = asyncio.Event()
     # The servers' CPU from the start until every socket is open: in step, nothing else is
     # sent meanwhile, so it is the handshakes' cost (with the servers' idle work).
@@ -307,11 +307,12 @@ async def play(
         """Open, sit and play. Staggered, a table sits at its moment or as soon as its
         sockets are open, whichever is later; in step, every table sits at once when the
         whole room's sockets are open (else the handshakes would spread the sits)."""
-        nonlocal opened
+        nonlocal opened, succeeded
         try:
             async with gate:
                 path = f"/ws/api/tables/{table_id}/"
                 socket = await bare.open_socket(url, path, {"Authorization": f"Bearer {token}"})
+            succeeded += 1
         finally:
             opened += 1
             if opened == len(players):
@@ -385,7 +386,7 @@ async def play(
         # handshake (staggered, the first sits overlap the handshakes: None).
         "sockets_open_seconds": round(open_at.get("seconds") or 0.0, 2),
         "server_cpu_ms_per_handshake": handshake_cpu_ms(
-            cpu_at_start, open_at.get("cpu"), len(players), stagger
+            cpu_at_start, open_at.get("cpu"), succeeded, stagger
         ),
         # From the first table's first sit to the last table's: about --stagger, or ~0.
         "sits_spread_seconds": round(max(sat.values()) - min(sat.values()), 2) if sat else 0.0,
@@ -485,7 +486,8 @@ def handshake_cpu_ms(
     before: float | None, after: float | None, sockets: int, stagger: float
 ) -> float | None:
     """The servers' CPU per socket opened, in milliseconds: in step only (staggered, the
-    first sits are sent while the last sockets open), and None without the servers' CPU."""
+    first sits are sent while the last sockets open), and None without the servers' CPU or
+    an open socket."""
     if stagger or before is None or after is None or not sockets:
         return None
     return round(1000 * (after - before) / sockets, 2)

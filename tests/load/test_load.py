@@ -90,6 +90,7 @@ def test_the_handshakes_cost_is_per_socket_and_only_in_step():
     assert handshake_cpu_ms(10.0, 10.5, 100, 5.0) is None
     assert handshake_cpu_ms(None, 10.5, 100, 0.0) is None
     assert handshake_cpu_ms(10.0, None, 100, 0.0) is None
+    assert handshake_cpu_ms(10.0, 10.5, 0, 0.0) is None  # no socket opened
 
 
 def test_tables_sit_at_once_or_spread_over_the_stagger():
@@ -159,7 +160,8 @@ def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):
     assert set(phases) == {"ante", "declare"}
     # In step the room's sockets open before anything is sent: the handshakes' cost apart.
     assert 0 < result["sockets_open_seconds"] < result["seconds"]
-    assert result["server_cpu_ms_per_handshake"] > 0
+    # Three handshakes may fall within one tick of the CPU's count (10 ms): zero or more.
+    assert result["server_cpu_ms_per_handshake"] >= 0
     assert all(0 < ms <= result["round_trip"]["max_ms"] * 5 for ms in phases.values())
     assert "state frames/s" in capsys.readouterr().out.splitlines()[-1]
 

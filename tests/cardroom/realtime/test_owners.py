@@ -267,10 +267,11 @@ async def test_a_failed_claim_fails_the_actions_that_waited_for_it_at_once(
 
 async def test_the_owners_renewal_passes_over_a_table_being_acted_on(make_player):
     """A table whose row another transaction holds (an action being applied) is not waited
-    for: its lease stands as it was, and is renewed at the next round; the other tables' are
-    renewed meanwhile. A table another process has taken since is let go. (SQLite has one
-    writer at a time, which the renewal waits for as every write does, and no row lock to pass
-    over; and the embedded default writes no lease: there, the leases are only renewed.)"""
+    for: its lease stands as it was, and is tried again at the next round (waited for once it
+    is about to end); the other tables' are renewed meanwhile. A table another process has
+    taken since is let go. (SQLite has one writer at a time, which the renewal waits for as
+    every write does, and no row lock to pass over; and the embedded default writes no lease:
+    there, the leases are only renewed.)"""
     from django.db import connection, transaction
 
     players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
@@ -303,9 +304,13 @@ async def test_the_owners_renewal_passes_over_a_table_being_acted_on(make_player
         assert taken.pk not in first.leases
         if vendor == "postgresql":
             assert first.leases[busy.pk] == before[busy.pk]  # passed over, still held
+            # Its lease about to end, it is waited for (its own row alone), then renewed.
+            first.leases[busy.pk] = timezone.now() + timedelta(seconds=owners.URGENT_SECONDS / 2)
+            renewal = asyncio.ensure_future(first.renew_once())
+            await asyncio.sleep(0.3)
+            assert not renewal.done()
             release.set()
-            await sync_to_async(holder.join)(5)
-            await first.renew_once()
+            await asyncio.wait_for(renewal, 5)
         assert first.leases[busy.pk] == first.leases[free.pk] > before[busy.pk]
         row = await sync_to_async(Table.objects.get)(pk=busy.pk)
         assert row.owner == first.channel and row.owned_until == first.leases[busy.pk]

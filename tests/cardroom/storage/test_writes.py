@@ -224,7 +224,7 @@ def test_a_value_postgresql_cannot_hold_is_djangos_error(table):
 AWKWARD_JSON = [
     {"kind": "declare", "choice": "in", "now": 1733480000.123456, "cards": ["Ah", "Kd"]},
     {"player": "Åse Nordmann 🂡", "quote": 'say "hi"\n\t\\', "empty": {}, "none": None},
-    {1: "an int key", 2.5: "a float key", False: "a bool key"},
+    {1: "an int key", 2.5: "a float key", 1e-7: "spelled 1e-07", False: "a bool key"},
     {"beyond 64 bits": 2**70, "negative": -(2**63)},
     [0.1, 1e16, -0.0, 3, [], [[]], {"a": [1, {"b": None}]}],
 ]

@@ -27,8 +27,8 @@ from accounts.models import Account, Transfer
 from accounts.services import user_create
 from cardroom.models import Hand, HandEvent, Round, Seat, Table, TableAction
 from cardroom.models.responsible import PlayerLimits
-from cardroom.tables import announce
 from cardroom.storage.rows import finished_hands_paid
+from cardroom.tables import announce
 from cardroom.tables.engines import engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.held import Held, held_act
@@ -475,13 +475,17 @@ def test_the_owner_reads_only_the_hands_finished_since_the_log_it_last_announced
         return found
 
     clock = [timezone.now()]
+
+    def now() -> Any:
+        return clock[0]
+
     hook = announce.plugged()
     announce.plug(heard)
     try:
         with (
             mock.patch("cardroom.tables.runtime.shuffled_deck", side_effect=lambda: list(DECK)),
             mock.patch("cardroom.tables.hand_log.finished_hands_paid", side_effect=read),
-            mock.patch("django.utils.timezone.now", lambda: clock[0]),
+            mock.patch("django.utils.timezone.now", now),
             mock.patch("django.db.transaction.on_commit", lambda run, *_, **__: run()),
         ):
             held = None

@@ -36,6 +36,12 @@ warm()
 get_channel_layer()
 import_module(settings.SESSION_ENGINE)
 
+if "twisted.internet.reactor" in sys.modules:
+    # Under daphne: each frame goes to its socket at once (cardroom/realtime/socket_writes.py).
+    from cardroom.realtime import socket_writes
+
+    socket_writes.install()
+
 if settings.CARDROOM_CLOCK_IN_PROCESS:
     # The embedded default runs the clock inside the server process (docs/architecture.md).
     import atexit

@@ -135,7 +135,8 @@ class Transfer(models.Model):
     target = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="incoming")
     amount = models.BigIntegerField(help_text=_("Cents, greater than zero."))
     kind = models.CharField(max_length=16, choices=TransferKind.choices)
-    table_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    #: Indexed with the id (``Meta.indexes``), not alone.
+    table_id = models.BigIntegerField(null=True, blank=True)
     hand_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     memo = models.CharField(max_length=200, blank=True)
     actor = models.ForeignKey(
@@ -147,6 +148,13 @@ class Transfer(models.Model):
     objects = ImmutableQuerySet.as_manager()
 
     class Meta:
+        # A table's last transfer (read at every hand's end and every sit) in a few index
+        # pages whatever the size of the ledger: with table_id alone indexed, PostgreSQL went
+        # back through the whole ledger's ids for a table that had been quiet (docs/performance.md,
+        # "A table's last transfer").
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["table_id", "id"], name="transfer_table_last")
+        ]
         constraints: ClassVar[list[Any]] = [
             models.CheckConstraint(
                 condition=models.Q(amount__gt=0), name="transfer_amount_positive"

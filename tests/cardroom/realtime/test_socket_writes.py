@@ -9,6 +9,7 @@ from typing import Any, cast
 
 import pytest
 from twisted.internet import tcp
+from twisted.internet._newtls import ConnectionMixin
 
 from cardroom.realtime import socket_writes
 
@@ -34,8 +35,9 @@ class Protocol:
 
 @pytest.fixture
 def installed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The patch, undone after the test (the class is the process's)."""
-    monkeypatch.setattr(tcp.Connection, "write", tcp.Connection.write)
+    """The patch on twisted's own write, undone after the test (the class is the process's,
+    and a test that loaded cardroom/asgi.py under twisted may have patched it already)."""
+    monkeypatch.setattr(tcp.Connection, "write", ConnectionMixin.write)
     monkeypatch.setattr(socket_writes, "_buffered_write", None)
     socket_writes.install()
 
@@ -65,16 +67,10 @@ def received(peer: socket.socket) -> bytes:
         chunks.append(chunk)
 
 
-def test_install_keeps_twisteds_write_once() -> None:
-    original = tcp.Connection.write
-    try:
-        socket_writes.install()
-        socket_writes.install()
-        assert tcp.Connection.write is socket_writes.write_at_once
-        assert socket_writes._buffered_write is original
-    finally:
-        tcp.Connection.write = original  # type: ignore[method-assign]
-        socket_writes._buffered_write = None
+def test_install_keeps_twisteds_write_once(installed: None) -> None:
+    socket_writes.install()  # again: twisted's write stays the one kept
+    assert tcp.Connection.write is socket_writes.write_at_once
+    assert socket_writes._buffered_write is ConnectionMixin.write
 
 
 def test_a_frame_leaves_at_once_without_watching_the_socket(pair: Any) -> None:

@@ -159,9 +159,7 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             login_seen(self.login, read_at)  # the handshake's read: the first check
         login_opened(self.login)  # kept fresh while the socket is open
         self.login_open = True
-        if not 0 < self.table_id <= MAX_TABLE_ID or not await in_read_thread(
-            Table.objects.filter(pk=self.table_id).exists
-        ):
+        if not 0 < self.table_id <= MAX_TABLE_ID:
             await self.refuse(4404)
             return
         self.group = f"table-{self.table_id}"
@@ -185,12 +183,19 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             # Revoking the token closes this socket (cardroom/realtime/auth.py, token_revoke).
             self.token_group = token_group(token_id)
             await self.channel_layer.group_add(self.token_group, self.channel_name)
+        # The first read comes after joining the group, so no version falls between the two,
+        # and it answers whether the table exists: no query of its own before.
+        try:
+            snapshot = await self.read_snapshot()
+        except Table.DoesNotExist:
+            await self.refuse(4404)  # disconnect() leaves the groups, as for any socket
+            return
         await self.accept()
         self.metered = True
         OPEN_SOCKETS.labels(kind=self.socket_kind).inc()
         freshness.watch(self)
         try:
-            await self.push_state(force=True)
+            await self.push_state(force=True, snapshot=snapshot)
         finally:
             self._read()
         await self.chat_open()  # the recent lines, after the state (chat_socket.py)
@@ -410,11 +415,14 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         if waiting is not None and waiting["version"] > self.version:
             self.reading = asyncio.ensure_future(self.table_version(waiting))
 
-    async def push_state(self, *, force: bool = False) -> None:
-        """This viewer's frame from the database: on connect, on ``sync``, when a version
-        came without its snapshot. Reads run in the thread pool, not the one thread that
-        serialises writes."""
-        snapshot = await self.read_snapshot()
+    async def push_state(
+        self, *, force: bool = False, snapshot: dict[str, Any] | None = None
+    ) -> None:
+        """This viewer's frame from the database: on connect (``snapshot``, read already), on
+        ``sync``, when a version came without its snapshot. Reads run in the thread pool, not
+        the one thread that serialises writes."""
+        if snapshot is None:
+            snapshot = await self.read_snapshot()
         # Never back: a socket fed by the hub may have sent a newer version meanwhile.
         if snapshot["version"] > self.version or (force and snapshot["version"] == self.version):
             kept = self.keep(snapshot)

@@ -109,3 +109,19 @@ async def test_a_read_after_a_gap_holds_up_no_other_socket(monkeypatch):
     assert slow_versions == [2]  # read whole, the newest; none older after it
     await slow.disconnect()
     await quick.disconnect()
+
+
+async def test_a_socket_to_no_table_is_closed_and_leaves_no_membership_behind():
+    """The handshake learns that a table is missing from its first read, made after joining
+    the table's group: the socket is closed with 4404 before any frame, and its close takes
+    the process out of the group again."""
+    user = await sync_to_async(user_create)(username="ann")
+    token = await sync_to_async(token_create)(user=user)
+    missing = await a_table() + 1000
+    socket, first = await open_socket(missing, token=token)
+    assert first == {"type": "websocket.close", "code": 4404}
+    hub = await fanout._hub()
+    assert f"table-{missing}" in hub.fed  # joined before the read, as every socket is
+    await socket.disconnect()
+    assert f"table-{missing}" not in hub.fed
+    assert members(f"table-{missing}") == set()

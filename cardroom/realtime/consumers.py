@@ -190,6 +190,13 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         except Table.DoesNotExist:
             await self.refuse(4404)  # disconnect() leaves the groups, as for any socket
             return
+        except Exception:
+            # Closed as a server error, which a client retries, rather than left to fail the
+            # handshake: only a socket that was answered gets its disconnect(), which leaves
+            # the groups and the count of open logins.
+            log.exception("table %s: a socket's first read failed", self.table_id)
+            await self.refuse(1011)
+            return
         await self.accept()
         self.metered = True
         OPEN_SOCKETS.labels(kind=self.socket_kind).inc()

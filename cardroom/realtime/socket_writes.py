@@ -10,8 +10,10 @@ docs/performance.md ("Frames written at once").
 The contract: bytes leave in the order they were written. A write goes straight to the socket
 only when nothing is waiting in twisted's buffers; what the kernel does not take at once (a
 slow reader, a full buffer, an error) is handed to twisted's own write, which buffers it and
-deals with the error as it always has. A TLS connection, a connection that is closing or closed,
-keeps twisted's way entirely.
+deals with the error as it always has. A connection that started TLS itself, or that is closing,
+aborted or closed, keeps twisted's way entirely. (Behind daphne's ``ssl:`` endpoint the TLS is a
+protocol wrapped around the connection: what it writes is ciphertext, sent at once like any
+other bytes.)
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ def write_at_once(connection: Any, data: bytes) -> None:
         and not connection.TLS
         and connection.connected
         and not connection.disconnecting
+        and not connection.disconnected
+        and not connection._aborting  # twisted drops what is written after an abort
         and not connection._writeDisconnected
+        and not getattr(connection, "_sendmsgQueue", None)  # a UNIX socket's queued descriptors
         and not connection._tempDataBuffer
         and connection.offset == len(connection.dataBuffer)
     ):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -125,3 +126,30 @@ async def test_a_socket_to_no_table_is_closed_and_leaves_no_membership_behind():
     await socket.disconnect()
     assert f"table-{missing}" not in hub.fed
     assert members(f"table-{missing}") == set()
+
+
+async def test_a_socket_whose_first_read_fails_is_closed_as_a_server_error_and_cleaned_up(
+    monkeypatch,
+):
+    """A database error on the handshake's first read closes the socket with 1011 (a client
+    retries) rather than failing the handshake: the socket's disconnect then leaves the
+    table's group and takes its login out of the open ones."""
+    from django.db import DatabaseError
+
+    from cardroom.realtime import consumers, logins
+
+    table = await a_table()
+    user = await sync_to_async(user_create)(username="ann")
+    token = await sync_to_async(token_create)(user=user)
+
+    async def failing(table_id: int) -> dict:
+        raise DatabaseError("the database went away")
+
+    monkeypatch.setattr(consumers, "shared_snapshot", failing)
+    socket, first = await open_socket(table, token=token)
+    assert first["type"] == "websocket.close" and first["code"] == 1011
+    hub = await fanout._hub()
+    await socket.disconnect()
+    assert f"table-{table}" not in hub.fed
+    assert members(f"table-{table}") == set()
+    assert not +logins._open.get(asyncio.get_running_loop(), Counter())

@@ -19,13 +19,21 @@ class Reactor:
 
     def __init__(self) -> None:
         self.writers: list[Any] = []
+        self.later: list[tuple[Any, tuple[Any, ...]]] = []
 
     def addWriter(self, writer: Any) -> None:  # twisted's names
         if writer not in self.writers:  # as a real reactor, which watches a socket once
             self.writers.append(writer)
 
     def removeWriter(self, writer: Any) -> None:
-        self.writers.remove(writer)
+        if writer in self.writers:
+            self.writers.remove(writer)
+
+    def removeReader(self, reader: Any) -> None:
+        pass
+
+    def callLater(self, delay: float, call: Any, *args: Any) -> None:
+        self.later.append((call, args))
 
 
 class Protocol:
@@ -107,6 +115,14 @@ def test_a_closing_connection_keeps_twisteds_way(pair: Any) -> None:
     assert received(peer) == b""
     assert connection._tempDataBuffer == [b"last words"]
     assert reactor.writers == [connection]
+
+
+def test_nothing_leaves_after_an_abort(pair: Any) -> None:
+    connection, peer, reactor = pair
+    connection.abortConnection()  # twisted drops writes from here on, until the loss is seen
+    assert [call.__name__ for call, _ in reactor.later] == ["connectionLost"]
+    connection.write(b"after the abort")
+    assert received(peer) == b""
 
 
 def test_an_error_on_send_is_left_to_twisted(pair: Any) -> None:

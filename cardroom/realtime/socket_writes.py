@@ -1,11 +1,10 @@
 """A frame goes to its socket at once, not at the reactor's next turn.
 
 Hand-made: twisted (daphne's transport) buffers every write and asks the event loop to watch
-the socket for room, sending on the next turn and then unwatching it. Each frame thus costs two
-``epoll_ctl`` calls and a turn of the loop, and each of those calls lets go of the GIL: with the
-action threads busy, the loop waits to take it back at every frame a table's players are sent.
-Twisted has no setting for writing at once; measured under the load script in
-docs/performance.md ("Frames written at once").
+the socket for room, sending on the next turn and then unwatching it, so each frame cost two
+``epoll_ctl`` calls and a turn of the loop more than its send. Twisted has no setting for
+writing at once; what it saves is measured under the load script in docs/performance.md
+("Frames written at once").
 
 The contract: bytes leave in the order they were written. A write goes straight to the socket
 only when nothing is waiting in twisted's buffers; what the kernel does not take at once (a

@@ -203,9 +203,11 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         freshness.watch(self)
         try:
             await self.push_state(force=True, snapshot=snapshot)
+            await self.chat_open()  # the recent lines, after the state (chat_socket.py)
         finally:
+            # The versions the hub brought meanwhile wait until here, so that the protocol's
+            # order holds (docs/protocol.md): the state, the chat, then the newer states.
             self._read()
-        await self.chat_open()  # the recent lines, after the state (chat_socket.py)
         # Only a seated player's socket is counted: most sockets open before their sit, which
         # counts them itself, and a write per watcher would queue behind the actions.
         if self.seated and await self.presence(+1):

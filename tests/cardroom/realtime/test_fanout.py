@@ -112,6 +112,32 @@ async def test_a_read_after_a_gap_holds_up_no_other_socket(monkeypatch):
     await quick.disconnect()
 
 
+async def test_a_version_that_comes_while_the_chat_is_read_follows_the_chat_history(monkeypatch):
+    """The protocol's order on connect (docs/protocol.md): the state, the chat's recent lines,
+    then any newer state, even when the hub brings that version while the chat is read."""
+    table = await a_table()
+    ann = await sync_to_async(user_create)(username="ann")
+    real = TableApiConsumer.chat_reread
+    delivered = asyncio.Event()
+
+    async def reread_while_a_version_comes(self):
+        if not delivered.is_set():
+            await sync_to_async(table_act)(
+                table_id=table, user=ann, action={"kind": "sit", "buy_in": 20_000}
+            )
+            await asyncio.sleep(0.3)  # time for the hub to hand the version to this socket
+            delivered.set()
+        await real(self)
+
+    monkeypatch.setattr(TableApiConsumer, "chat_reread", reread_while_a_version_comes)
+    token = await sync_to_async(token_create)(user=ann)
+    socket, first = await open_socket(table, token=token)  # asserts the chat comes second
+    assert json.loads(first["text"])["version"] == 0
+    after = await frames_until_quiet(socket)
+    assert [(f["type"], f.get("version")) for f in after] == [("state", 1)]
+    await socket.disconnect()
+
+
 async def test_a_socket_to_no_table_is_closed_and_leaves_no_membership_behind():
     """The handshake learns that a table is missing from its first read, made after joining
     the table's group: the socket is closed with 4404 before any frame, and its close takes

@@ -27,7 +27,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db import close_old_connections, connection, transaction
-from django.db.models import Min, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.ledger import LedgerError
@@ -39,6 +39,7 @@ from cardroom.realtime.owners import adopt_threadsafe, claim_due, route_of
 from cardroom.realtime.queue import TIMER_GRACE_SECONDS, submit_timeout, timed_here
 from cardroom.realtime.threads import ready_connections, tidy_connections
 from cardroom.responsible.sweep import responsible_sweep
+from cardroom.storage.deadlines import next_deadline
 from cardroom.tables.runtime import table_apply, table_timeout
 from cardroom.tournaments.levels import levels_sweep
 from cardroom.waitlist.services import waitlist_sweep
@@ -313,19 +314,14 @@ class ClockThread(threading.Thread):
         """
         now = timezone.now()
         loop = server_loop()
-        pending = Table.objects.exclude(status=TableStatus.CLOSED).filter(deadline__isnull=False)
+        timed: frozenset[int] = frozenset()
+        owner = None
         if loop is not None:
-            if timed := timed_here(loop):
-                pending = pending.exclude(pk__in=timed)
+            timed = timed_here(loop)
             if (route := route_of(loop)) is not None:
-                pending = pending.filter(
-                    Q(owner=route.channel)
-                    | Q(owner="")
-                    | Q(owned_until__isnull=True)
-                    | Q(owned_until__lt=now)
-                )
+                owner = route.channel
         try:
-            upcoming = pending.aggregate(first=Min("deadline"))["first"]
+            upcoming = next_deadline(now, excluding=timed, owner=owner)
         except Exception:  # the database is away: poll again later
             log.exception("could not read the next deadline")
             return POLL_SECONDS

@@ -27,7 +27,8 @@ def by_the_orm(now: datetime, excluding: frozenset[int], owner: str | None) -> d
         pending = pending.filter(
             Q(owner=owner) | Q(owner="") | Q(owned_until__isnull=True) | Q(owned_until__lt=now)
         )
-    return pending.aggregate(first=Min("deadline"))["first"]
+    first: datetime | None = pending.aggregate(first=Min("deadline"))["first"]
+    return first
 
 
 @pytest.mark.django_db
@@ -35,7 +36,7 @@ def test_the_next_deadline_is_the_orms_for_every_exclusion_and_owner() -> None:
     now = timezone.now()
     later = now + timedelta(seconds=30)
     # Deadlines 1 s apart, the earliest first; what makes each table count or not.
-    kinds = [
+    kinds: list[dict[str, object]] = [
         {"status": TableStatus.CLOSED},  # the earliest deadline, but closed
         {"owner": OTHER, "owned_until": later},  # another live owner's
         {"owner": OTHER, "owned_until": now - timedelta(seconds=1)},  # its lease lapsed
@@ -49,8 +50,9 @@ def test_the_next_deadline_is_the_orms_for_every_exclusion_and_owner() -> None:
         table = table_create(
             game="guts", preset="survivor", options={"ante": 100}, name=f"D{index}"
         )
-        fields = {"deadline": now + timedelta(seconds=index + 1), **fields}
-        Table.objects.filter(pk=table.pk).update(**fields)
+        Table.objects.filter(pk=table.pk).update(
+            **{"deadline": now + timedelta(seconds=index + 1), **fields}
+        )
         ids.append(table.pk)
     undated = table_create(game="guts", preset="survivor", options={"ante": 100}, name="No clock")
     Table.objects.filter(pk=undated.pk).update(deadline=None, owner="", owned_until=None)

@@ -30,12 +30,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
 from django.utils import timezone
 
 from accounts.login_sessions import session_logs_in
-from cardroom.models import ApiToken
 from cardroom.realtime.threads import in_read_thread
+from cardroom.storage.tokens import tokens_usable
 from games.words import words
 
 __all__ = [
@@ -208,18 +207,12 @@ def logins_read(logins: list[Login]) -> dict[Login, bool]:
     out, its user active), a session's as a page would find it
     (accounts/login_sessions.py, ``session_logs_in``)."""
     verdicts: dict[Login, bool] = {}
-    tokens = [login for login in logins if login.token_id is not None]
+    tokens = {login.token_id: login for login in logins if login.token_id is not None}
     if tokens:
-        usable = set(
-            ApiToken.objects.filter(
-                Q(expires__isnull=True) | Q(expires__gt=timezone.now()),
-                pk__in=[login.token_id for login in tokens],
-                revoked__isnull=True,
-                user__is_active=True,
-            ).values_list("pk", "user_id")
-        )
-        for login in tokens:
-            verdicts[login] = (login.token_id, login.user_id) in usable
+        usable = tokens_usable(tokens.keys(), timezone.now())
+        for login in logins:
+            if login.token_id is not None:
+                verdicts[login] = (login.token_id, login.user_id) in usable
     for login in logins:
         if login.token_id is None:
             key = login.session_key

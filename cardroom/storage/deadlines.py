@@ -1,16 +1,14 @@
 """The clock's question between two sweeps: the next deadline it must wake for.
 
 Asked after every sweep, several times a second in each server process, with the tables the
-process's queue times itself left out. Built by the ORM, the query cost about 0.9 ms of Python
-each time (the list of excluded tables made a new query every time), for a database part of a
-few microseconds; here the statement is written once per database and ``owner`` filter, and the
-excluded tables travel as one value (an array on PostgreSQL, a JSON list on SQLite), so the text
-never changes and PostgreSQL prepares it once per connection (accounts/sql/bound.py).
+process's queue times itself left out. The ORM built that query anew each time, whose Python
+cost many times the database's part (docs/performance.md); here the statement is written once
+per database and ``owner`` filter, and the excluded tables travel as one value
+(cardroom/storage/id_lists.py), so its text never changes.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from datetime import datetime
 from functools import cache
@@ -19,6 +17,7 @@ from django.db import connection
 
 from accounts.sql import bound
 from cardroom.models import Table, TableStatus
+from cardroom.storage.id_lists import among, listed
 
 __all__ = ["next_deadline"]
 
@@ -27,10 +26,7 @@ __all__ = ["next_deadline"]
 def _next_sql(vendor: str, owned: bool) -> str:
     quote = connection.ops.quote_name
     table, table_id = quote(Table._meta.db_table), quote("id")
-    if vendor == "postgresql":
-        outside = f"NOT ({table_id} = ANY(%s::bigint[]))"
-    else:  # SQLite's own JSON functions: one parameter whatever the number of tables
-        outside = f"{table_id} NOT IN (SELECT value FROM json_each(%s))"
+    outside = f"NOT ({among(table_id, vendor)})"
     sql = (
         f"SELECT MIN({quote('deadline')}) FROM {table} WHERE {quote('status')} <> %s "
         f"AND {quote('deadline')} IS NOT NULL AND {outside}"
@@ -47,11 +43,9 @@ def next_deadline(
     """The earliest deadline of the tables that are not closed, leaving out ``excluding``;
     with ``owner``, only of the tables ``owner`` holds, nobody holds, or whose lease ran out by
     ``now`` (another live owner's clock meets the rest). None: no such deadline."""
-    ids = sorted(excluding)
-    listed = ids if connection.vendor == "postgresql" else json.dumps(ids)
-    params: list[object] = [TableStatus.CLOSED.value, listed]
+    params = [TableStatus.CLOSED.value, listed(excluding, connection.vendor)]
     if owner is not None:
-        params += [owner, now]
+        params += [owner, connection.ops.adapt_datetimefield_value(now)]
     with bound.cursor() as cursor:
         cursor.execute(_next_sql(connection.vendor, owner is not None), params)
         (value,) = cursor.fetchone()

@@ -20,16 +20,13 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from functools import reduce
-from operator import or_
 from typing import Any, Protocol
 
-from django.db.models import Q
 from django.utils import timezone
 
-from cardroom.models import Seat, Table
 from cardroom.realtime.logins import Login, logins_hold
 from cardroom.realtime.threads import in_writes_thread
+from cardroom.storage.leases import seat_leases_renew, table_versions
 from cardroom.tables.presence import FRESHNESS_SECONDS, LEASE
 
 __all__ = ["FRESHNESS_SECONDS", "LEASE", "unwatch", "watch"]
@@ -121,7 +118,5 @@ async def freshness_round() -> int:
 
 
 def _renew_and_read(tables: list[int], seated: set[tuple[int, int]]) -> dict[int, int]:
-    if seated:
-        pairs = reduce(or_, (Q(table_id=table, user_id=user) for table, user in seated))
-        Seat.objects.filter(pairs, left__isnull=True).update(lease_until=timezone.now() + LEASE)
-    return dict(Table.objects.filter(pk__in=tables).values_list("pk", "version"))
+    seat_leases_renew(seated, timezone.now() + LEASE)
+    return table_versions(tables)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection
 
-__all__ = ["among", "listed"]
+__all__ = ["among", "listed", "pairs_among", "pairs_listed"]
 
 
 def among(column: str, vendor: str) -> str:
@@ -23,3 +23,22 @@ def listed(ids: Collection[int], vendor: str) -> object:
     """The parameter ``among`` compares with."""
     ordered = sorted(ids)
     return ordered if vendor == "postgresql" else json.dumps(ordered)
+
+
+def pairs_among(first: str, second: str, vendor: str) -> str:
+    """SQL true where the columns ``first`` and ``second`` (quoted) hold one of the pairs
+    given by ``pairs_listed``."""
+    if vendor == "postgresql":
+        return f"({first}, {second}) IN (SELECT * FROM unnest(%s::bigint[], %s::bigint[]))"
+    return (
+        f"({first}, {second}) IN (SELECT json_extract(value, '$[0]'), "
+        "json_extract(value, '$[1]') FROM json_each(%s))"
+    )
+
+
+def pairs_listed(pairs: Collection[tuple[int, int]], vendor: str) -> list[object]:
+    """The parameters ``pairs_among`` compares with."""
+    ordered = sorted(pairs)
+    if vendor == "postgresql":
+        return [[first for first, _ in ordered], [second for _, second in ordered]]
+    return [json.dumps(ordered)]

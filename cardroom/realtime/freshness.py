@@ -26,8 +26,8 @@ from django.utils import timezone
 
 from cardroom.realtime.logins import Login, logins_hold
 from cardroom.realtime.threads import in_writes_thread
-from cardroom.storage.leases import seat_leases_renew, table_versions
-from cardroom.tables.presence import FRESHNESS_SECONDS, LEASE
+from cardroom.storage.versions import table_versions
+from cardroom.tables.presence import FRESHNESS_SECONDS, LEASE, seat_leases_renew
 
 __all__ = ["FRESHNESS_SECONDS", "LEASE", "unwatch", "watch"]
 

@@ -1,6 +1,7 @@
-"""The freshness round's statements by hand-written SQL: only the seats held by the pairs given
-are renewed (not a seat left, not another player's, not the player's seat at another table), on
-both databases; and the versions read are the tables'."""
+"""The freshness round's statements by hand-written SQL (cardroom/tables/presence.py,
+cardroom/storage/versions.py): only the seats held by the pairs given are renewed (not a seat
+left, not another player's, not the player's seat at another table), on both databases; and the
+versions read are the tables'."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from django.utils import timezone
 
 from accounts.services import user_create
 from cardroom.models import Seat, Table
-from cardroom.storage.leases import seat_leases_renew, table_versions
+from cardroom.storage.versions import table_versions
+from cardroom.tables.presence import seat_leases_renew
 from cardroom.tables.runtime import table_create
 
 

@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.cards import DECK, parse_cards
@@ -144,6 +145,13 @@ def dump_state(state: OnlineState) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=4096)
+def _card_indices(text: str) -> tuple[int, ...]:
+    """A seat's cards as :func:`dump_state` wrote them, by index. Kept: every version of a hand
+    is loaded again by the processes that did not make it, with the same cards."""
+    return tuple(card.index for card in parse_cards(text))
+
+
 def load_state(data: dict[str, Any]) -> OnlineState:
     """Read back a state written by :func:`dump_state`."""
     options = dict(data["config"])
@@ -163,7 +171,7 @@ def load_state(data: dict[str, Any]) -> OnlineState:
         pending=tuple(data["pending"]),
         confirmed=tuple(data["confirmed"]),
         dealt=tuple(data["dealt"]),
-        cards=tuple(tuple(card.index for card in parse_cards(text)) for text in data["cards"]),
+        cards=tuple(_card_indices(text) for text in data["cards"]),
         choices=tuple(data["choices"]),
         owed=tuple(data["owed"]),
         shown=data["shown"],

@@ -61,6 +61,9 @@ class ChatSocket:
     chat_muted: frozenset[int] = frozenset()
     #: This socket joined its viewer's chat group.
     chat_joined = False
+    #: While the socket opens: the lines said meanwhile, kept until its recent lines are sent
+    #: (a socket fed by its process's hub is handed them before; cardroom/realtime/fanout.py).
+    chat_waiting: list[dict[str, Any]] | None = None
 
     # The consumer's own methods (declared, not defined: a definition here would come before
     # Channels' in the consumers' method order).
@@ -73,18 +76,26 @@ class ChatSocket:
         assert self.user_id is not None
         await self.channel_layer.group_add(chat_group(self.user_id), self.channel_name)
         self.chat_joined = True
-        await self.chat_reread()
+        sent = await self.chat_reread()
+        # The lines said while the socket opened, after the recent lines and once the mutes
+        # are known: those the recent lines did not hold, none of a muted player's.
+        waiting, self.chat_waiting = self.chat_waiting, None
+        for line in waiting or ():
+            if line["id"] not in sent and line["user_id"] not in self.chat_muted:
+                await self.chat_show(line)
 
     async def chat_close(self) -> None:
         if self.chat_joined and self.user_id is not None:
             self.chat_joined = False
             await self.channel_layer.group_discard(chat_group(self.user_id), self.channel_name)
 
-    async def chat_reread(self) -> None:
-        """Read the viewer's mutes and send the recent lines without the muted players'."""
+    async def chat_reread(self) -> set[int]:
+        """Read the viewer's mutes and send the recent lines without the muted players'; the
+        ids of the lines sent."""
         lines, muted, names = await in_read_thread(self._chat_read)
         self.chat_muted = frozenset(muted)
         await self.chat_history(lines, names)
+        return {line["id"] for line in lines}
 
     def _chat_read(self) -> tuple[list[dict[str, Any]], set[int], list[str]]:
         assert self.user_id is not None
@@ -122,6 +133,9 @@ class ChatSocket:
     async def chat_line(self, event: dict[str, Any]) -> None:
         """A group message: a line was said at this table (stored already)."""
         line = event["line"]
+        if self.chat_waiting is not None:  # the socket is opening: sent after its recent lines
+            self.chat_waiting.append(line)
+            return
         if line["user_id"] in self.chat_muted:
             return
         await self.chat_show(line)

@@ -172,6 +172,7 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         self.refilled = rate_clock()
         self.answered: dict[str, dict[str, Any]] = {}
         self.held = []
+        self.chat_waiting = []  # the chat's lines wait for its recent lines (chat_socket.py)
         if self.fed:
             # The process's hub hands it the table's messages (fanout.py); those that come
             # before its first state is read wait for it.
@@ -204,6 +205,13 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         try:
             await self.push_state(force=True, snapshot=snapshot)
             await self.chat_open()  # the recent lines, after the state (chat_socket.py)
+        except Exception:
+            # As for a first read that fails (above): closed as a server error, which a
+            # client retries, so that disconnect() leaves the groups and the counts.
+            log.exception("table %s: a socket's first frames failed", self.table_id)
+            self.waiting = None  # nothing more for a socket being closed
+            await self.close(1011)
+            return
         finally:
             # The versions the hub brought meanwhile wait until here, so that the protocol's
             # order holds (docs/protocol.md): the state, the chat, then the newer states.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import Counter
 
 import pytest
@@ -176,6 +177,85 @@ async def test_a_socket_whose_first_read_fails_is_closed_as_a_server_error_and_c
     assert first["type"] == "websocket.close" and first["code"] == 1011
     hub = await fanout._hub()
     await socket.disconnect()
+    assert f"table-{table}" not in hub.fed
+    assert members(f"table-{table}") == set()
+    assert not +logins._open.get(asyncio.get_running_loop(), Counter())
+
+
+async def test_lines_said_while_a_socket_opens_follow_its_chat_history_without_the_muted(
+    monkeypatch,
+):
+    """The hub hands a socket the table's chat lines from the moment it is fed: those said while
+    it opens (here after its recent lines were read, before they are sent) wait for its recent
+    lines, and a line of a player its viewer muted never comes."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+    from django.utils import timezone
+
+    from cardroom.chat import line_say, mute_add
+
+    table = await a_table()
+    ann, ben, cat = [await sync_to_async(user_create)(username=n) for n in ("ann", "ben", "cat")]
+    for user in (ben, cat):
+        await sync_to_async(table_act)(
+            table_id=table, user=user, action={"kind": "sit", "buy_in": 20_000}
+        )
+    await sync_to_async(mute_add)(muter=ann, name="ben")
+    real = TableApiConsumer._chat_read
+    group = f"table-{table}"
+
+    def read_then_lines_come(self):
+        read = real(self)
+        for user, text in ((ben, "from ben"), (cat, "from cat")):
+            line = line_say(table_id=table, user=user, text=text, now=timezone.now())
+            async_to_sync(get_channel_layer().group_send)(
+                group, {"type": "chat.line", "group": group, "line": line}
+            )
+        time.sleep(0.3)  # time for the hub to hand the lines to the opening socket
+        return read
+
+    monkeypatch.setattr(TableApiConsumer, "_chat_read", read_then_lines_come)
+    token = await sync_to_async(token_create)(user=ann)
+    socket, first = await open_socket(table, token=token)  # asserts the chat's lines come second
+    assert json.loads(first["text"])["type"] == "state"
+    after = await frames_until_quiet(socket)
+    assert [(f["type"], f.get("text")) for f in after] == [("chat", "from cat")]
+    await socket.disconnect()
+
+
+async def test_a_socket_whose_chat_read_fails_is_closed_as_a_server_error_and_cleaned_up(
+    monkeypatch,
+):
+    """A database error once the socket is accepted (its chat's recent lines) closes it with
+    1011, and its disconnect leaves the table's group and the open logins, as for a failed
+    first read."""
+    from channels.testing import WebsocketCommunicator
+    from django.db import DatabaseError
+
+    from cardroom.realtime import logins
+    from tests.accounts.sockets import ORIGIN, from_address
+
+    table = await a_table()
+    user = await sync_to_async(user_create)(username="ann")
+    token = await sync_to_async(token_create)(user=user)
+
+    def failing(self):
+        raise DatabaseError("the database went away")
+
+    monkeypatch.setattr(TableApiConsumer, "_chat_read", failing)
+    socket = WebsocketCommunicator(
+        from_address("10.0.0.1"),
+        f"/ws/api/tables/{table}/",
+        headers=[ORIGIN, (b"authorization", f"Bearer {token}".encode())],
+    )
+    connected, _ = await socket.connect(timeout=5)
+    assert connected
+    state = await socket.receive_output(5)
+    assert json.loads(state["text"])["type"] == "state"
+    closed = await socket.receive_output(5)
+    assert closed == {"type": "websocket.close", "code": 1011}
+    await socket.disconnect()
+    hub = await fanout._hub()
     assert f"table-{table}" not in hub.fed
     assert members(f"table-{table}") == set()
     assert not +logins._open.get(asyncio.get_running_loop(), Counter())

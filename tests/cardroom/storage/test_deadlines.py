@@ -43,6 +43,8 @@ def test_the_next_deadline_is_the_orms_for_every_exclusion_and_owner() -> None:
         {"owner": ME, "owned_until": later},
         {"owner": "", "owned_until": None},
         {"owner": OTHER, "owned_until": None},
+        {"owner": OTHER, "owned_until": now},  # its lease ends this very moment: still held
+        {"owner": "", "owned_until": later},  # nobody's, whatever the lease says
         {},
     ]
     ids = []

@@ -23,7 +23,10 @@ def test_only_the_seats_held_by_the_pairs_given_are_renewed() -> None:
         table_create(game="guts", preset="survivor", options={"ante": 100}, name=name)
         for name in ("One", "Two")
     )
+    for name in ("dee", "eve", "fay", "gus"):  # so that no user's id is a table's
+        user_create(username=name)
     ann, ben, cat = (user_create(username=name) for name in ("ann", "ben", "cat"))
+    assert {ann.pk, ben.pk, cat.pk}.isdisjoint({first.pk, second.pk})
     before = timezone.now() - timedelta(minutes=5)
     seats = {
         "ann at one": Seat(table=first, number=0, user=ann),
@@ -36,7 +39,9 @@ def test_only_the_seats_held_by_the_pairs_given_are_renewed() -> None:
         seat.lease_until = before
         seat.save()
     until = timezone.now() + timedelta(seconds=30)
-    seat_leases_renew({(first.pk, ann.pk), (first.pk, cat.pk), (second.pk, ben.pk)}, until)
+    # (ben's id, table one's id) is no seat, but would be "ben at one" with the two swapped.
+    given = {(first.pk, ann.pk), (first.pk, cat.pk), (second.pk, ben.pk), (ben.pk, first.pk)}
+    seat_leases_renew(given, until)
     renewed = {
         name for name, seat in seats.items() if Seat.objects.get(pk=seat.pk).lease_until == until
     }

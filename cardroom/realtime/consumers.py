@@ -201,7 +201,6 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.accept()
         self.metered = True
         OPEN_SOCKETS.labels(kind=self.socket_kind).inc()
-        freshness.watch(self)
         try:
             await self.push_state(force=True, snapshot=snapshot)
             await self.chat_open()  # the recent lines, after the state (chat_socket.py)
@@ -216,6 +215,9 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             # The versions the hub brought meanwhile wait until here, so that the protocol's
             # order holds (docs/protocol.md): the state, the chat, then the newer states.
             self._read()
+        # Watched once its first frames are out: a freshness round's repair would otherwise
+        # come between them when the chat's lines are slow to read.
+        freshness.watch(self)
         # Only a seated player's socket is counted: most sockets open before their sit, which
         # counts them itself, and a write per watcher would queue behind the actions.
         if self.seated and await self.presence(+1):

@@ -207,9 +207,9 @@ def logins_read(logins: list[Login]) -> dict[Login, bool]:
     out, its user active), a session's as a page would find it
     (accounts/login_sessions.py, ``session_logs_in``)."""
     verdicts: dict[Login, bool] = {}
-    tokens = {login.token_id: login for login in logins if login.token_id is not None}
+    tokens = {token for login in logins if (token := login.token_id) is not None}
     if tokens:
-        usable = tokens_usable(tokens.keys(), timezone.now())
+        usable = tokens_usable(tokens, timezone.now())
         for login in logins:
             if login.token_id is not None:
                 verdicts[login] = (login.token_id, login.user_id) in usable

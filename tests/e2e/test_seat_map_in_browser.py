@@ -41,7 +41,16 @@ def _table() -> None:
     table_create(
         game="guts",
         preset="survivor",
-        options={"ante": 100, "seats": 6, "decision_seconds": 60, "showdown_seconds": 30},
+        # The first ante call comes a pause (showdown_seconds) after the second sit: short, so
+        # the test does not wait for it; the call itself and the decisions stay open while the
+        # page is measured.
+        options={
+            "ante": 100,
+            "seats": 6,
+            "ante_seconds": 60,
+            "decision_seconds": 60,
+            "showdown_seconds": 1,
+        },
         name=TABLE,
     )
     for name in ("ann", "ben"):

@@ -34,7 +34,6 @@ __all__ = [
     "finished_hands_paid",
     "hand_numbering",
     "held_seats",
-    "last_transfer_id",
     "open_commitment",
     "rows_where",
     "seats_online",
@@ -438,20 +437,6 @@ def usable_token(digest: str, now: datetime) -> ApiToken | None:
     assert isinstance(token, ApiToken) and isinstance(user, User)
     ApiToken._meta.get_field("user").set_cached_value(token, user)
     return token
-
-
-@cache
-def _last_transfer_sql(vendor: str) -> str:
-    quote = connection.ops.quote_name
-    return (
-        f"SELECT MAX({quote('id')}) FROM {quote(Transfer._meta.db_table)} "
-        f"WHERE {quote('table_id')} = %s"
-    )
-
-
-def last_transfer_id(table_id: int) -> int:
-    """The id of the table's last ledger transfer (0 before any): where a void stops."""
-    return int(_fetch(_last_transfer_sql(connection.vendor), table_id)[0][0] or 0)
 
 
 @cache

@@ -74,6 +74,6 @@ def _rest_transfer_sql(vendor: str) -> str:
 
 def rest_transfer_statement(table_id: int) -> tuple[str, list[Any]]:
     """The statement that gives the table row, at a point between hands, the id of its last
-    ledger transfer so far (what ``last_transfer_id`` reads), for a batch whose transfers are
-    written in the same run of statements, before it."""
+    ledger transfer so far (0 before any): where a void stops. Its transfers are written
+    before it, in the same run of statements or earlier in the transaction."""
     return _rest_transfer_sql(connection.vendor), [table_id, table_id]

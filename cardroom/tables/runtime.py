@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import NamedTuple
 
@@ -37,7 +37,7 @@ from django.db.models import Max
 from django.utils import timezone, translation
 
 from accounts.ledger import LedgerError, Posting, account_open, ledger_post, opened_with
-from accounts.models import User
+from accounts.models import AccountKind, User
 from accounts.sql.writes import Writes, insert_returning
 from cardroom.models import (
     Hand,
@@ -53,7 +53,6 @@ from cardroom.storage.rows import (
     due_table_and_seats_locked,
     hand_numbering,
     held_seats,
-    last_transfer_id,
     table_and_seats_locked,
     table_row_locked,
 )
@@ -558,6 +557,8 @@ class Context:
     ``table`` and the ``seats`` are the rows this version writes: settling brings them up to
     date in memory, so a batch's next action starts from them. ``deferred``: the owner's batch
     (cardroom/tables/held.py), which holds the table without its row lock until it writes.
+    ``bankrolls``: the balances of the bankrolls this version's postings moved, by user id, as
+    they left them (the ledger holds those accounts locked until the version commits).
     """
 
     table: Table
@@ -567,6 +568,7 @@ class Context:
     now: datetime
     actor: tuple[User, str | None] | None = None
     deferred: Deferred | None = None
+    bankrolls: dict[int, int] = field(default_factory=dict)
 
     @property
     def game(self) -> Game[TableState]:
@@ -853,11 +855,10 @@ def _save_table(
         # The point a void returns to: everything after it belongs to the next hand.
         table.rest_state = table.state
         written.append("rest_state")
-        if deferred is None:
-            table.rest_transfer = last_transfer_id(table.pk)
-            written.append("rest_transfer")
-        else:  # the transfers are not written yet: the row takes the id once they are
-            writes.add(*rest_transfer_statement(table.pk))
+        # Its last transfer's id is the database's to give, with the version's other rows and
+        # after its transfers (an owner's batch writes them there too): no read of its own.
+        # The row in memory keeps the old id, which only a void reads, from the database.
+        writes.add(*rest_transfer_statement(table.pk))
     table.version = version
     # A pause holds the clock between hands; a closing Guts table plays on to the round's end.
     held = table.status == TableStatus.PAUSED and at_rest
@@ -892,13 +893,14 @@ def _snapshot(
         }
     )
     if moved:
-        _needs_lock(context)  # the balances are read from the ledger
+        _needs_lock(context)  # the balances are the locked ledger's
+    # The postings left them in hand; read from the ledger only if one came another way.
+    known = context.bankrolls
+    balances = {user: known[user] for user in moved} if moved <= known.keys() else None
+    if balances is None:
+        balances = bankroll_balances(moved)
     # Text keys: the snapshot crosses Redis as msgpack, whose maps take no integer keys.
-    bankrolls = (
-        {str(user): balance for user, balance in bankroll_balances(moved).items()}
-        if moved
-        else None
-    )
+    bankrolls = {str(user): balance for user, balance in balances.items()} if moved else None
     online = [
         (number, seat.user_id, seat.connections > 0 or users[number].is_bot)
         for number, seat in sorted(seats.items())
@@ -1148,7 +1150,11 @@ def _post_money(
         return
     hand_id = hand.pk if hand else None
     if deferred is None:
-        ledger_post(postings, table_id=table.pk, hand_id=hand_id, fresh_keys=True)
+        transfers = ledger_post(postings, table_id=table.pk, hand_id=hand_id, fresh_keys=True)
+        for transfer in transfers:
+            for account in (transfer.source, transfer.target):
+                if account.kind == AccountKind.BANKROLL and account.user_id is not None:
+                    context.bankrolls[account.user_id] = account.balance
         return
     codes = {code for posting in postings for code in (posting.source, posting.target)}
     if missing := sorted(codes - set(deferred.accounts)):

@@ -108,17 +108,19 @@ def test_the_last_transfer_and_the_bankrolls_are_the_ledgers(make_player):
     from django.db.models import Max
 
     from accounts.models import Account, AccountKind, Transfer
-    from cardroom.storage.rows import bankroll_balances, last_transfer_id
+    from cardroom.models import Table
+    from cardroom.storage.rows import bankroll_balances
 
     table = table_create(
         game="guts", preset="survivor", options={"ante": 100, "seats": 6}, name="Ledger"
     )
-    assert last_transfer_id(table.pk) == 0
+    assert Table.objects.get(pk=table.pk).rest_transfer == 0
     ann, ben = make_player("ann"), make_player("ben")
     table_act(table_id=table.pk, user=ann, action={"kind": "sit", "buy_in": 12_345})
     table_act(table_id=table.pk, user=ben, action={"kind": "sit", "buy_in": 20_000})
     last = Transfer.objects.filter(table_id=table.pk).aggregate(n=Max("id"))["n"]
-    assert last_transfer_id(table.pk) == last > 0
+    # Each sit is a point between hands: the row keeps the id of the transfer it made.
+    assert Table.objects.get(pk=table.pk).rest_transfer == last > 0
     bankrolls = dict(
         Account.objects.filter(kind=AccountKind.BANKROLL).values_list("user_id", "balance")
     )

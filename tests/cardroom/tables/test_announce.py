@@ -69,3 +69,44 @@ def test_each_version_of_a_batch_is_announced_as_it_was(
     assert [answer.version for answer in answers] == [1, 2]
     assert [said.version for said in heard] == [1, 2]
     assert [said.snapshot["version"] for said in heard] == [1, 2]
+
+
+def test_the_bankrolls_announced_are_the_ledgers_as_the_postings_left_them(
+    survivor_table, make_player, heard, django_capture_on_commit_callbacks
+):
+    """A sit, a batch of two sits and a leave: each version's snapshot says the bankroll its
+    postings left, which they gave without a read of the ledger of their own."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.models import Account, AccountKind
+
+    def ledger() -> dict[str, int]:
+        rows = Account.objects.filter(kind=AccountKind.BANKROLL)
+        return {str(user): balance for user, balance in rows.values_list("user_id", "balance")}
+
+    ann, ben, cat = (make_player(name) for name in ("ann", "ben", "cat"))
+    before = ledger()
+    table = survivor_table.pk
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        CaptureQueriesContext(connection) as queries,
+    ):
+        table_act(table_id=table, user=ann, action={"kind": "sit", "buy_in": 12_345})
+        table_act_many(
+            table_id=table,
+            requests=[Request(ben, {"kind": "sit", "buy_in": 17_000}), Request(cat, SIT)],
+        )
+        table_act(table_id=table, user=ann, action={"kind": "leave"})
+    moves = [(ann, -12_345), (ben, -17_000), (cat, -20_000), (ann, 0)]
+    assert [said.snapshot["bankrolls"] for said in heard] == [
+        {str(user.pk): before[str(user.pk)] + move} for user, move in moves
+    ]
+    after = ledger()
+    assert {user: after[user] - before[user] for user in after} == {
+        str(ann.pk): 0,
+        str(ben.pk): -17_000,
+        str(cat.pk): -20_000,
+    }
+    reads = [query["sql"] for query in queries.captured_queries]
+    assert not [sql for sql in reads if '"balance" FROM "accounts_account" WHERE "kind"' in sql]

@@ -22,9 +22,10 @@ games.engine.ConfigError: seats must be a whole number from 2 to 4; got 5
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
+from games.config_json import config_json
 from games.engine import ConfigError
 from games.time_bank import check_time_bank
 from games.words import words
@@ -152,7 +153,7 @@ got 1000
 
     def to_json(self) -> dict[str, Any]:
         """The settings as a JSON object (the inverse of :func:`config_from_json`)."""
-        return asdict(self)
+        return config_json(self)
 
 
 #: Each player's time bank at the presets' tables (seconds).

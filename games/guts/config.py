@@ -18,9 +18,10 @@ games.engine.ConfigError: unknown option 'colour'; valid options: ante, ante_sec
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
+from games.config_json import config_json
 from games.engine import ConfigError
 from games.words import Money, words
 
@@ -151,7 +152,7 @@ class OnlineConfig:
 
     def to_json(self) -> dict[str, Any]:
         """The settings as a JSON object (``online_config(preset, options)`` reads it back)."""
-        return asdict(self)
+        return config_json(self)
 
 
 _OPTION_NAMES: tuple[str, ...] = tuple(

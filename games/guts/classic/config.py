@@ -28,9 +28,10 @@ games.engine.ConfigError: pass_left needs three cards (cards=3)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
+from games.config_json import config_json
 from games.engine import ConfigError
 from games.guts.classic.presets import CLASSIC_PRESETS, FLOWS, STAGES, Stage
 from games.time_bank import check_time_bank
@@ -230,7 +231,7 @@ class ClassicConfig:
 
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON (``classic_config(preset, options)`` reads them back)."""
-        return asdict(self)
+        return config_json(self)
 
 
 _OPTION_NAMES = tuple(

@@ -17,17 +17,19 @@ False
 from __future__ import annotations
 
 from dataclasses import fields
-from functools import cache
 from typing import Any
 
 __all__ = ["config_json"]
 
 
-@cache
-def _names(kind: type) -> tuple[str, ...]:
-    return tuple(field.name for field in fields(kind))
+#: Each config class's field names, in order (a class's fields never change).
+_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def config_json(config: Any) -> dict[str, Any]:
     """``asdict(config)`` for a dataclass whose fields hold plain values only."""
-    return {name: getattr(config, name) for name in _names(type(config))}
+    kind = type(config)
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple(field.name for field in fields(config))
+    return {name: getattr(config, name) for name in names}

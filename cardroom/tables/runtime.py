@@ -894,10 +894,10 @@ def _snapshot(
     )
     if moved:
         _needs_lock(context)  # the balances are the locked ledger's
-    # The postings left them in hand; read from the ledger only if one came another way.
     known = context.bankrolls
-    balances = {user: known[user] for user in moved} if moved <= known.keys() else None
-    if balances is None:
+    if moved <= known.keys():  # the postings left them in hand
+        balances = {user: known[user] for user in moved}
+    else:  # one moved another way: the ledger says
         balances = bankroll_balances(moved)
     # Text keys: the snapshot crosses Redis as msgpack, whose maps take no integer keys.
     bankrolls = {str(user): balance for user, balance in balances.items()} if moved else None

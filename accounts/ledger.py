@@ -233,9 +233,9 @@ def ledger_post(
     version it holds locked), so the check is left to the keys' unique index, and the postings
     join the caller's transaction (an account a posting names is opened on first use). A used
     key then fails the caller's whole transaction, as it should. The transfers it returns
-    carry no primary key (none is read back); their ``source`` and ``target`` are the accounts
-    as locked, with the balances the postings left them (the locks hold until the caller's
-    transaction ends, so those are the balances it commits).
+    carry no primary key (none is read back). Inside the caller's transaction, their
+    ``source`` and ``target`` are the accounts as locked, with the balances the postings left
+    them: locked until that transaction ends, they change only by what it posts after.
 
     ``held`` and ``writes`` (with ``fresh_keys``): the accounts are the caller's, by code, with
     their balances as it holds them, and the caller writes the transfers and the balances'

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from accounts.ledger import Posting, ledger_post
@@ -183,6 +184,11 @@ def hand_void(*, table_id: int, reason: str) -> dict[str, Any]:
         for transfer in since.select_related("source", "target").order_by("-id")
     ]
     ledger_post(reversals, table_id=table.pk, hand_id=hand.pk)
+    # The point between hands the table returns to now comes after these reversals: a void of
+    # the next hand, if none comes between, reverses what that hand moved and not these again
+    # (which would move the stakes back into the pot in the ledger while the state says empty).
+    last = Transfer.objects.filter(table_id=table.pk).aggregate(last=Max("id"))["last"]
+    table.rest_transfer = last or 0
     engine = engine_for(table.game)
     restored = engine.game.load(table.rest_state)
     if table.plays_for_chips:

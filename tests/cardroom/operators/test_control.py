@@ -112,6 +112,29 @@ def test_void_returns_exactly_what_was_committed_to_the_hand(survivor_table, sea
         hand_void(table_id=survivor_table.pk, reason="again")
 
 
+def test_a_second_void_before_a_point_between_hands_returns_only_the_second_hands_stakes(
+    survivor_table, seated
+):
+    """The first void's reversals belong to the point between hands it went back to: the next
+    hand, voided too, gets back what it moved and the first hand's stakes stay returned."""
+    run_clock(survivor_table)
+    before = stacks(survivor_table)
+    for player in seated:
+        table_act(table_id=survivor_table.pk, user=player, action={"kind": "ante"})
+    assert hand_void(table_id=survivor_table.pk, reason="misdeal")["returned"] == 300
+    run_clock(survivor_table)  # the next ante call, with no point between hands before it
+    table_act(table_id=survivor_table.pk, user=seated[0], action={"kind": "ante"})
+    assert hand_void(table_id=survivor_table.pk, reason="misdeal again")["returned"] == 100
+    assert stacks(survivor_table) == before
+    survivor_table.refresh_from_db()
+    state = survivor_table.state
+    seats = [seat for seat in state["seats"] if seat is not None]
+    in_state = {seat["player"]: seat["stack"] for seat in seats}
+    assert in_state == before and state["pot"] == 0
+    pot = Account.objects.filter(kind=AccountKind.POT, table_id=survivor_table.pk)
+    assert [account.balance for account in pot] in ([], [0])
+
+
 def test_the_console_pauses_and_voids_with_a_logged_reason(client, survivor_table, seated):
     from django.contrib.auth.models import Group
     from django.urls import reverse

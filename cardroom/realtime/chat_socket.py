@@ -121,11 +121,16 @@ class ChatSocket:
                 )
                 await self.chat_said(ident)
                 return
-            change = mute_add if message["type"] == "chat_mute" else mute_remove
-            await in_writes_thread(change, muter=user, name=message.get("player"))
+            mute = message["type"] == "chat_mute"
+            change = mute_add if mute else mute_remove
+            other = await in_writes_thread(change, muter=user, name=message.get("player"))
         except ChatRefused as refusal:
             await self.chat_refused(ident, refusal.code, self.say(sentence_of(refusal)))
             return
+        # This socket's lines come from its process's hub, not through the channel the group
+        # message below reaches: without this, a line said just after the change could be
+        # judged by the mutes from before it.
+        self.chat_muted = self.chat_muted | {other.pk} if mute else self.chat_muted - {other.pk}
         # Every socket of this viewer (this one too) reads its mutes again.
         assert self.user_id is not None
         await self.channel_layer.group_send(chat_group(self.user_id), {"type": "chat.mutes"})

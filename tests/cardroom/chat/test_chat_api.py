@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from cardroom.chat import HISTORY_LINES, RATE_LINES
 from cardroom.models import ChatBan, ChatLine, ChatMute, Table
+from cardroom.realtime.chat_socket import ChatSocket
 from tests.cardroom.chat.talk import api, heard, of_type, player, say, sit
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -167,9 +168,10 @@ async def test_a_mute_hides_the_muted_players_lines_from_the_muter_only(table: T
     (opening,) = of_type(second, "chat_history")
     assert [line["text"] for line in opening["lines"]] == ["ben speaks"]
 
+    histories = {socket: len(of_type(socket, "chat_history")) for socket in (cat_socket, second)}
     await cat_socket.send({"type": "chat_unmute", "player": "ann"})
-    for socket in (cat_socket, second):  # each reads its mutes again: a fresh history
-        while len(of_type(socket, "chat_history")) < 2:
+    for socket, before in histories.items():  # each reads its mutes again: a fresh history
+        while len(of_type(socket, "chat_history")) == before:
             await socket.receive()
     await say(ann_socket, "heard again")
     await heard(cat_socket, "heard again")
@@ -177,6 +179,32 @@ async def test_a_mute_hides_the_muted_players_lines_from_the_muter_only(table: T
     assert [f["text"] for f in of_type(cat_socket, "chat")][-1] == "heard again"
     assert [f["text"] for f in of_type(second, "chat")] == ["heard again"]
     for socket in (ann_socket, ben_socket, cat_socket, second):
+        await socket.close()
+
+
+async def test_the_socket_that_mutes_judges_the_next_line_by_the_change_at_once(
+    table: Table, monkeypatch
+):
+    """A JSON socket's lines reach it through its process's hub, the news of a mute through
+    its own channel; the socket that made the change must not depend on that news."""
+    ann, ben = [await player(n) for n in ("ann", "ben")]
+    await sit(table, ann)
+    await sit(table, ben)
+    ann_socket, ben_socket = await api(table, ann), await api(table, ben)
+
+    async def news_lost(self, event) -> None:
+        pass
+
+    monkeypatch.setattr(ChatSocket, "chat_mutes", news_lost)
+    await ben_socket.send({"type": "chat_mute", "player": "ann"})
+    await say(ben_socket, "muted")  # a socket takes its messages one at a time: the mute is done
+    await say(ann_socket, "unread")
+    await ben_socket.send({"type": "chat_unmute", "player": "ann"})
+    await say(ben_socket, "unmuted")
+    await say(ann_socket, "read")
+    await heard(ben_socket, "read")  # the hub hands lines in order: "unread" came before it
+    assert [frame["text"] for frame in of_type(ben_socket, "chat")] == ["muted", "unmuted", "read"]
+    for socket in (ann_socket, ben_socket):
         await socket.close()
 
 

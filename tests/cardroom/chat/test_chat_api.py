@@ -199,11 +199,16 @@ async def test_the_socket_that_mutes_judges_the_next_line_by_the_change_at_once(
     await ben_socket.send({"type": "chat_mute", "player": "ann"})
     await say(ben_socket, "muted")  # a socket takes its messages one at a time: the mute is done
     await say(ann_socket, "unread")
+    # The hub hands each line to the table's sockets in turn, in order: once Ben reads his
+    # next line, Ann's was judged for him.
+    await ben_socket.send({"type": "chat", "text": "still muted"})
+    await heard(ben_socket, "still muted")
     await ben_socket.send({"type": "chat_unmute", "player": "ann"})
     await say(ben_socket, "unmuted")
     await say(ann_socket, "read")
-    await heard(ben_socket, "read")  # the hub hands lines in order: "unread" came before it
-    assert [frame["text"] for frame in of_type(ben_socket, "chat")] == ["muted", "unmuted", "read"]
+    await heard(ben_socket, "read")
+    read = [frame["text"] for frame in of_type(ben_socket, "chat")]
+    assert read == ["muted", "still muted", "unmuted", "read"]
     for socket in (ann_socket, ben_socket):
         await socket.close()
 

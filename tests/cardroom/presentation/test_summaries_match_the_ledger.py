@@ -31,7 +31,7 @@ from cardroom.tables.control import table_close
 from cardroom.tables.engines import engine_for
 from cardroom.tables.hand_log import recent_hands
 from cardroom.tables.snapshots import snapshot_from_db, state_frame
-from tests.cardroom.plays import CLASSIC, PROPERTY, TABLES, Play, play_and_check
+from tests.cardroom.plays import CLASSIC, PROPERTY, TABLES, Play, examples, play_and_check
 from tests.cardroom.presentation.payments import (
     PLACES,
     ledger_payments,
@@ -206,7 +206,7 @@ def play_summaries(name: str, data: Any) -> None:
 
 
 #: A few examples of each table, the same on every run (test_history_privacy.py's settings).
-SUMMARIES = settings(PROPERTY, max_examples=20)
+SUMMARIES = settings(PROPERTY, max_examples=examples(20))
 
 
 @pytest.mark.parametrize("name", sorted(TABLES))
@@ -217,7 +217,7 @@ def test_every_summary_says_the_ledgers_money(name, data):
 
 
 @pytest.mark.parametrize("preset", CLASSIC)
-@settings(PROPERTY, max_examples=4)
+@settings(PROPERTY, max_examples=examples(4))
 @given(data=st.data())
 def test_every_classic_guts_summary_says_the_ledgers_money(preset, data):
     play_summaries(preset, data)

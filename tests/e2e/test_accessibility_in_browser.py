@@ -5,6 +5,7 @@ Spanish and Norwegian words are longer than the English)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -28,12 +29,21 @@ GAMES = [
     ("three_card_poker", "standard", {}),
 ]
 
+#: No htmx request in flight (htmx marks the element that sent one until its answer is in).
+SETTLED = "() => !document.querySelector('.htmx-request')"
+#: A table page's socket has sent its opening fragments (the state, then the chat's lines):
+#: counted on every page from its first script on.
+COUNT_FRAGMENTS = """document.addEventListener("htmx:wsAfterMessage",
+  () => { window.fragmentsIn = (window.fragmentsIn || 0) + 1; });"""
+OPENED = "() => (window.fragmentsIn || 0) >= 2"
+
 
 def log_in(browser, url: str, name: str, device=None, language: str = "en"):
     context = browser.new_context(viewport=PHONE)
     # The header's switcher remembers a choice in this cookie (docs/languages.md).
     context.add_cookies([{"name": "django_language", "value": language, "url": url}])
     page = context.new_page()
+    page.add_init_script(COUNT_FRAGMENTS)
     page.goto(f"{url}/accounts/login/")
     page.fill("input[name=username]", name)
     page.fill("input[name=password]", PASSWORD)
@@ -98,8 +108,11 @@ def test_the_pages_fit_a_phone_and_pass_axe(browser, language):
         for name, paths in pages.items():
             page = log_in(browser, url, name, olga_app if name == "olga" else None, language)
             for path in paths:
-                page.goto(f"{url}{path}")
-                page.wait_for_load_state("networkidle")
+                page.goto(f"{url}{path}")  # to its load event: htmx has sent what it loads
+                # Its fragments swapped in (waiting for the network to idle cost 0.5 s a page).
+                page.wait_for_function(SETTLED, timeout=WAIT_MS)
+                if re.fullmatch(r"/tables/\d+/", path):
+                    page.wait_for_function(OPENED, timeout=WAIT_MS)
                 assert page.get_attribute("html", "lang") == language, path
                 assert "/two-factor/" not in page.url, page.url
                 if wider := overflow(page):

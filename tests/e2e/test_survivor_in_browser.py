@@ -22,7 +22,7 @@ def test_three_players_play_a_survivor_round_in_the_browser(browser):
     table = table_create(
         game="guts",
         preset="survivor",
-        options={"ante": 100, "seats": 6, "showdown_seconds": 10, "decision_seconds": 20},
+        options={"ante": 100, "seats": 6, "showdown_seconds": 5, "decision_seconds": 20},
         name="E2E Survivor",
     )
     for name in NAMES:

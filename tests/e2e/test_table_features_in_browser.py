@@ -21,7 +21,7 @@ def test_auto_ante_live_lobby_banner_and_countdown(browser):
     table_create(
         game="guts",
         preset="survivor",
-        options={"ante": 100, "seats": 6, "decision_seconds": 30, "showdown_seconds": 20},
+        options={"ante": 100, "seats": 6, "decision_seconds": 30, "showdown_seconds": 8},
         name=TABLE,
     )
     for name in ("ann", "ben", "vic"):

@@ -30,10 +30,17 @@
       if (!ring.dataset.total) ring.dataset.total = String(totalFor(ring, deadline));
       var left = Math.max(0, (deadline - Date.now()) / 1000);
       var share = Math.min(100, (left / Number(ring.dataset.total)) * 100);
-      ring.querySelector(".ring").setAttribute("stroke-dasharray", share + " 100");
-      ring.querySelector(".seconds").textContent = String(Math.ceil(left));
+      // Only what changed is written: every write has the browser lay the ring out and paint
+      // it again, and the seconds' text changes once a second, not at each tick.
+      var dash = share.toFixed(1) + " 100";
+      var arc = ring.querySelector(".ring");
+      if (arc.getAttribute("stroke-dasharray") !== dash) arc.setAttribute("stroke-dasharray", dash);
+      var seconds = ring.querySelector(".seconds");
+      var shown = String(Math.ceil(left));
+      if (seconds.textContent !== shown) seconds.textContent = shown;
       // Red only when someone must act before it runs out, not for a pause between hands.
-      ring.classList.toggle("urgent", left <= 5 && ring.dataset.decision === "true");
+      var urgent = left <= 5 && ring.dataset.decision === "true";
+      if (ring.classList.contains("urgent") !== urgent) ring.classList.toggle("urgent", urgent);
     });
   }
 

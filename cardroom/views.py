@@ -16,7 +16,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from accounts.models import User
 from accounts.money import counting_chips
 from cardroom.chat import chat_panel
-from cardroom.history.history import hand_history
+from cardroom.history.history import hand_history, seat_names
 from cardroom.history.past_hands import drawn
 from cardroom.history.replayer import hand_replay
 from cardroom.models import Game, Hand, Table, TableStatus
@@ -180,7 +180,11 @@ def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     # A sit-and-go's hand counts chips: its amounts are drawn as chips.
     with counting_chips(hand.table.plays_for_chips):
         user: User = request.user  # type: ignore[assignment]
-        history = {**hand_history(hand=hand, user_id=user.pk), "payments": hand_payments(hand)}
+        names = seat_names(hand=hand)
+        history = {
+            **hand_history(hand=hand, user_id=user.pk, names=names),
+            "payments": hand_payments(hand),
+        }
         if request.GET.get("format") == "json":
             return JsonResponse(history)
         said = [payment_words(payment) for payment in history["payments"]]
@@ -192,6 +196,7 @@ def hand_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             user_id=user.pk,
             history=history,
             payments=history["payments"],
+            names=names,
         )
         context = {
             "history": history,

@@ -216,10 +216,20 @@ def _records(
             payments = payments_json(map(movement_of, moves), seat_finder(hand, seats[hand.pk]))
             # A sit-and-go's hand says its amounts as chips (never around the yield: the
             # generator's caller would count chips too).
+            names = seat_names(hand=hand)
             with counting_chips(hand.table.plays_for_chips):
-                history = _audit_history(hand) if audit else hand_history(hand=hand, user_id=viewer)
+                history = (
+                    _audit_history(hand, names)
+                    if audit
+                    else hand_history(hand=hand, user_id=viewer, names=names)
+                )
                 replay = hand_replay(
-                    hand=hand, user_id=viewer, history=history, start=start, payments=payments
+                    hand=hand,
+                    user_id=viewer,
+                    history=history,
+                    start=start,
+                    payments=payments,
+                    names=names,
                 )
                 record = _record(hand, history, replay.steps, viewer=viewer_name, audit=audit)
             if audit:
@@ -283,10 +293,10 @@ def _username(user_id: int | None) -> str | None:
     return User.objects.filter(pk=user_id).values_list("username", flat=True).first()
 
 
-def _audit_history(hand: Hand) -> dict[str, Any]:
+def _audit_history(hand: Hand, names: dict[int, str]) -> dict[str, Any]:
     """The hand as an auditor reads it: every event, private ones with their readers, and the
-    opening of every card an event names, each checked against the commitment."""
-    names = seat_names(hand=hand)
+    opening of every card an event names, each checked against the commitment (``names``:
+    the hand's ``seat_names``)."""
     events: list[dict[str, Any]] = []
     public: set[str] = set()
     cards: set[str] = set()

@@ -38,14 +38,18 @@ def seat_names(*, hand: Hand) -> dict[int, str]:
     return {seat.number: seat.user.public_name for seat in seats.select_related("user")}
 
 
-def hand_history(*, hand: Hand, user_id: int | None) -> dict[str, Any]:
+def hand_history(
+    *, hand: Hand, user_id: int | None, names: dict[int, str] | None = None
+) -> dict[str, Any]:
     """The events the user ``user_id`` may read (``None``: a spectator, who reads the public
-    ones), in order, and the openings of the cards they saw.
+    ones), in order, and the openings of the cards they saw; ``names``: the hand's
+    ``seat_names``, when the caller has them already.
 
     Openings are given only once the hand has ended, and each is checked against the
     published root and leaves.
     """
-    names = seat_names(hand=hand)
+    if names is None:
+        names = seat_names(hand=hand)
     events = []
     public_cards: set[str] = set()
     own_cards: set[str] = set()

@@ -402,12 +402,16 @@ def hand_replay(
     history: Mapping[str, Any] | None = None,
     start: Start | None = None,
     payments: Sequence[Mapping[str, Any]] | None = None,
+    names: dict[int, str] | None = None,
 ) -> Replay:
     """``hand`` step by step as the user ``user_id`` may see it (``None``: a spectator), from
     their ``hand_history`` (or ``history``, already redacted for them); its summary lists the
-    hand's ``payments`` (read from the ledger unless given)."""
+    hand's ``payments`` (read from the ledger unless given); ``names``: the hand's
+    ``seat_names``, when the caller has them already."""
+    if names is None:
+        names = seat_names(hand=hand)
     if history is None:
-        history = hand_history(hand=hand, user_id=user_id)
+        history = hand_history(hand=hand, user_id=user_id, names=names)
     if start is None:
         start, _ = hand_start(hand)
     if payments is None:
@@ -415,7 +419,7 @@ def hand_replay(
     return replay_history(
         history,
         game=hand.table.game,
-        names=seat_names(hand=hand),
+        names=names,
         start=start,
         you=viewer_seats(hand, user_id),
         deal=deal_size(hand.table),

@@ -292,3 +292,32 @@ def test_json_lines_stay_english_for_programs_and_the_text_follows_the_reader(cl
     assert "*** SUMMARY ***" in text("en")
     in_spanish = text("es")
     assert "*** SUMMARY ***" not in in_spanish and "2,91\xa0$" in in_spanish
+
+
+def test_who_sat_where_is_read_once_per_hand(monkeypatch, client, hand, seated, make_player):
+    """The hand page and the export each read a hand's seats once, for its history and its
+    replay alike (each read is a query)."""
+    import cardroom.history.export
+    import cardroom.history.history
+    import cardroom.history.replayer
+    import cardroom.views
+
+    reads: list[int] = []
+    read = cardroom.history.history.seat_names
+
+    def counted(*, hand: Hand) -> dict[int, str]:
+        reads.append(hand.pk)
+        return read(hand=hand)
+
+    for module in (cardroom.history.history, cardroom.history.replayer, cardroom.history.export,
+                   cardroom.views):  # fmt: skip
+        monkeypatch.setattr(module, "seat_names", counted)
+    client.force_login(seated[0])
+    page = client.get(reverse("hand", args=[hand.table_id, hand.number]))
+    assert page.status_code == 200
+    assert reads == [hand.pk]
+    reads.clear()
+    for audit in (False, True):
+        records = list(hand_records(Hand.objects.filter(pk=hand.pk), audit=audit))
+        assert len(records) == 1
+    assert reads == [hand.pk, hand.pk]

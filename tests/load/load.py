@@ -19,8 +19,9 @@ frames per second. Every loop is bounded in count and time; the script stops by 
 
 Reported: the action round trip (send to ack) and the timeout lateness (deadline to the pushed
 result), as percentiles, and the round trip once every player sat (``round_trip_seated``: the
-room's play without its opening); state frames per second (received by all clients); bare deliveries
-per second and the ratio of the two; sockets the server dropped or that would not open (must
+room's play without its opening) and by the second each was sent (``round_trip_by_second``);
+state frames per second (received by all clients); bare deliveries per second and the ratio of
+the two; sockets the server dropped or that would not open (must
 be 0); error frames by code; the syncs the bots sent (after a refusal, or when nothing came
 long after a deadline: the sign of group messages a full channel dropped); how far apart the
 tables' first sits were sent (``sits_spread_seconds``: about ``--stagger``); the client's own CPU
@@ -121,6 +122,36 @@ def phase_clearing(answered: list[tuple[str, int, float, float]], tables: int) -
     }
 
 
+def by_second(sent_kind_took: list[tuple[float, str, float]]) -> list[dict[str, Any]]:
+    """The round trips by the second they were sent, counted from the first action sent (a
+    sit): for each second, how many, their p50 and p99, and how many of them were sits. The
+    opening (handshakes and sits) and the play after it, told apart second by second.
+
+    >>> by_second([(10.0, "sit", 0.2), (10.5, "sit", 0.1), (11.2, "ante", 0.01)])
+    [{'second': 0, 'count': 2, 'p50_ms': 150.0, 'p99_ms': 200.0, 'sits': 2}, \
+{'second': 1, 'count': 1, 'p50_ms': 10.0, 'p99_ms': 10.0, 'sits': 0}]
+    """
+    if not sent_kind_took:
+        return []
+    start = min(sent for sent, _, _ in sent_kind_took)
+    seconds: dict[int, list[tuple[str, float]]] = {}
+    for sent, kind, took in sent_kind_took:
+        seconds.setdefault(int(sent - start), []).append((kind, took))
+    rows = []
+    for second in sorted(seconds):
+        spread = percentiles([value for _, value in seconds[second]])
+        rows.append(
+            {
+                "second": second,
+                "count": spread["count"],
+                "p50_ms": spread["p50_ms"],
+                "p99_ms": spread["p99_ms"],
+                "sits": sum(kind == "sit" for kind, _ in seconds[second]),
+            }
+        )
+    return rows
+
+
 class Bot:
     """One player's connection: acts from its own view, timing every round trip."""
 
@@ -131,8 +162,9 @@ class Bot:
         self.round_trips: list[float] = []
         self.kinds: dict[str, str] = {}
         self.round_trips_by_kind: dict[str, list[float]] = {}
-        #: Each answered action: (when it was sent, its round trip).
+        #: Each answered action: (when it was sent, its round trip), and with its kind.
         self.sent_and_took: list[tuple[float, float]] = []
+        self.sent_kind_took: list[tuple[float, str, float]] = []
         #: When this bot's sit was answered (``time.monotonic()``).
         self.sat_at: float | None = None
         #: Each acknowledged ante and declare: (kind, the hand it was for, sent, answered).
@@ -201,6 +233,7 @@ class Bot:
             kind = self.kinds.pop(frame["id"], "?")
             self.round_trips_by_kind.setdefault(kind, []).append(took)
             self.sent_and_took.append((sent, took))
+            self.sent_kind_took.append((sent, kind, took))
             if kind == "sit" and frame["type"] == "ack" and self.sat_at is None:
                 self.sat_at = now
             hand = self.hands_of.pop(frame["id"], 0)
@@ -375,6 +408,8 @@ async def play(
         # socket's handshake and sit), which the whole run's percentiles include.
         "round_trip_seated": seated_round_trips(bots),
         "timeout_delay": percentiles([t for bot in bots for t in bot.timeout_delays]),
+        # Second by second from the first sit: where the opening ends and the play begins.
+        "round_trip_by_second": by_second([row for bot in bots for row in bot.sent_kind_took]),
         # In step (no --stagger) the time the servers take to clear one phase, per table.
         "phase_ms_per_table": (
             phase_clearing([row for bot in bots for row in bot.answered], len(plan))

@@ -164,6 +164,11 @@ def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):
     assert result["server_cpu_ms_per_handshake"] >= 0
     assert all(0 < ms <= result["round_trip"]["max_ms"] * 5 for ms in phases.values())
     assert "state frames/s" in capsys.readouterr().out.splitlines()[-1]
+    # Second by second from the first sit, every answered action counted once.
+    seconds = result["round_trip_by_second"]
+    assert seconds[0]["second"] == 0 and seconds[0]["sits"] >= 1
+    assert sum(row["count"] for row in seconds) == result["round_trip"]["count"]
+    assert sum(row["sits"] for row in seconds) == result["round_trip_by_kind"]["sit"]["count"]
 
 
 def test_it_runs_where_the_settings_refuse_to_start_without_a_key():

@@ -73,7 +73,9 @@ def seated_round_trips(bots: list[Bot]) -> dict[str, float]:
     if not sat or any(moment is None for moment in sat):
         return percentiles([])
     seated = max(moment for moment in sat if moment is not None)
-    return percentiles([took for bot in bots for sent, took in bot.sent_and_took if sent >= seated])
+    return percentiles(
+        [took for bot in bots for sent, _, took in bot.sent_kind_took if sent >= seated]
+    )
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -162,8 +164,7 @@ class Bot:
         self.round_trips: list[float] = []
         self.kinds: dict[str, str] = {}
         self.round_trips_by_kind: dict[str, list[float]] = {}
-        #: Each answered action: (when it was sent, its round trip), and with its kind.
-        self.sent_and_took: list[tuple[float, float]] = []
+        #: Each answered action: (when it was sent, its kind, its round trip).
         self.sent_kind_took: list[tuple[float, str, float]] = []
         #: When this bot's sit was answered (``time.monotonic()``).
         self.sat_at: float | None = None
@@ -232,7 +233,6 @@ class Bot:
             self.round_trips.append(took)
             kind = self.kinds.pop(frame["id"], "?")
             self.round_trips_by_kind.setdefault(kind, []).append(took)
-            self.sent_and_took.append((sent, took))
             self.sent_kind_took.append((sent, kind, took))
             if kind == "sit" and frame["type"] == "ack" and self.sat_at is None:
                 self.sat_at = now

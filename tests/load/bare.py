@@ -107,6 +107,20 @@ async def ask_all(groups: list[Group], flight: Flight, burst: int, deadline: flo
             await group.ask(min(chunk, burst - group.asked))
 
 
+def server_for(socket: int, group: int, servers: int, by_group: bool) -> int:
+    """Which of ``servers`` the ``socket``-th socket, a member of the ``group``-th group (a
+    table's players, or a bare broadcast's group), opens on: socket k on server k mod N, so a
+    group's members are spread; ``by_group``: every member of group n on server n mod N, as a
+    balancer that routes by table would place them.
+
+    >>> [server_for(k, k // 3, 2, False) for k in range(6)]
+    [0, 1, 0, 1, 0, 1]
+    >>> [server_for(k, k // 3, 2, True) for k in range(6)]
+    [0, 0, 0, 1, 1, 1]
+    """
+    return (group if by_group else socket) % servers
+
+
 async def broadcast(
     urls: list[str],
     groups: int,
@@ -115,8 +129,12 @@ async def broadcast(
     burst: int = BURST,
     seconds: float = SECONDS,
     cpu: Callable[[], float | None] | None = None,
+    by_group: bool = False,
 ) -> dict[str, Any]:
     """Deliveries per second of ``burst`` messages to each of ``groups`` groups of ``size``.
+
+    Socket k on server k mod N, as the game phase places its players; ``by_group``: the
+    sockets of the n-th group all on server n mod N, as the game's ``--by-table`` places them.
 
     ``cpu``: the servers' CPU seconds so far (None where unknown); read once every socket is
     open and again when the last delivery has been read, so ``server_cpu_seconds`` is the
@@ -125,11 +143,11 @@ async def broadcast(
     gate = asyncio.Semaphore(CONNECTING)
 
     async def join(number: int, name: str) -> Any:
+        server = urls[server_for(number, number // size, len(urls), by_group)]
         async with gate:
-            return await open_socket(urls[number % len(urls)], f"/ws/bench/broadcast/?group={name}")
+            return await open_socket(server, f"/ws/bench/broadcast/?group={name}")
 
     names = [f"bench-{stamp}-{group}" for group in range(groups)]
-    # Socket k on server k mod N, in the game phase's order.
     sockets = await asyncio.gather(*(join(k, names[k // size]) for k in range(groups * size)))
     cpu_before = cpu() if cpu is not None else None
     flight = Flight()

@@ -1,13 +1,16 @@
 """The server's benchmark: bots over the JSON protocol against real servers, bounded.
 
 ``python -m tests.load.load [--processes N | --url URL[,URL...]] --tables 5 --players 5
---hands 6 [--decision-seconds 4 --ante-seconds 4 --showdown-seconds 1] [--stagger 0] [--json]``
+--hands 6 [--decision-seconds 4 --ante-seconds 4 --showdown-seconds 1] [--stagger 0] [--by-table]
+[--json]``
 
 It creates Survivor tables and players (with API tokens) in the configured database, starts N
 daphne processes on loopback unless ``--url`` names servers (started with CARDROOM_BENCH=1),
 and spreads the clients over them round-robin, so a table's players sit on different
-processes. Each client antes and declares from its own view; one player in three lets every
-other declare time out, so the clock's lateness is measured too. By default every table's
+processes (``--by-table``: each table's players on one process, and each group of the bare
+broadcast likewise, as a balancer that routes by table would place them). Each client antes
+and declares from its own view; one player in three lets every other declare time out, so the
+clock's lateness is measured too. By default every table's
 players sit at the same moment, once all the room's sockets are open, so with equal timers
 the tables deal in step and each phase
 reaches the servers as one burst from all of them; ``--stagger S`` spreads the tables' first
@@ -317,9 +320,15 @@ def sit_delays(tables: int, stagger: float) -> list[float]:
 
 
 async def play(
-    urls: list[str], plan: Plan, hands: int, seconds: float, stagger: float = 0.0
+    urls: list[str],
+    plan: Plan,
+    hands: int,
+    seconds: float,
+    stagger: float = 0.0,
+    by_table: bool = False,
 ) -> dict[str, Any]:
-    """The game phase: client k on server k mod N, so a table's players are spread."""
+    """The game phase: client k on server k mod N, so a table's players are spread; with
+    ``by_table``, the players of the n-th table all on server n mod N."""
     import websockets
 
     gate = asyncio.Semaphore(bare.CONNECTING)
@@ -371,8 +380,10 @@ async def play(
 
     players = [(table_id, index, *player) for table_id, seated in plan
                for index, player in enumerate(seated)]  # fmt: skip
+    place = {table_id: number for number, (table_id, _) in enumerate(plan)}
     joined = await asyncio.gather(
-        *(join(urls[k % len(urls)], table_id, name, token, lazy=index % 3 == 0)
+        *(join(urls[bare.server_for(k, place[table_id], len(urls), by_table)], table_id, name,
+               token, lazy=index % 3 == 0)
           for k, (table_id, index, name, token) in enumerate(players)),
         return_exceptions=True,
     )  # fmt: skip
@@ -473,8 +484,13 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
     import websockets
 
     cpu, servers = time.process_time(), children_cpu_seconds()
-    game = await play(urls, plan, args.hands, args.seconds, args.stagger)
-    result = {"processes": len(urls), "stagger_seconds": args.stagger, **game}
+    game = await play(urls, plan, args.hands, args.seconds, args.stagger, args.by_table)
+    result = {
+        "processes": len(urls),
+        "stagger_seconds": args.stagger,
+        "by_table": args.by_table,
+        **game,
+    }
     # The load's own share of the machine, which its servers share too.
     result["client_cpu_seconds"] = round(time.process_time() - cpu, 2)
     # The servers' CPU in the game alone: steadier from run to run than the percentiles, which
@@ -487,7 +503,9 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
         )
     result["settle_seconds"] = await settle(plan)
     try:
-        broadcast = await bare.broadcast(urls, len(plan), args.players, cpu=children_cpu_seconds)
+        broadcast = await bare.broadcast(
+            urls, len(plan), args.players, cpu=children_cpu_seconds, by_group=args.by_table
+        )
     except (OSError, TimeoutError, websockets.WebSocketException) as error:
         # A server given with --url and started without CARDROOM_BENCH=1 has no bench route.
         broadcast = {"error": f"{type(error).__name__}: {error}", "per_s": 0.0, "dropped": 0}
@@ -613,6 +631,12 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
         type=float,
         default=0.0,
         help="spread the tables' first sits over this many seconds (default: all at once)",
+    )
+    parser.add_argument(
+        "--by-table",
+        action="store_true",
+        help="put each table's players on one server, as a balancer routing by table would "
+        "(default: client k on server k mod N, so a table's players are spread)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -152,6 +152,7 @@ def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):
     assert result["tables"] == 1
     assert result["clients"] == 3
     assert result["sits_spread_seconds"] == 0.0  # one table: nothing to spread
+    assert result["by_table"] is False  # the players spread over the servers, by default
     assert result["hands_per_table"] >= 3
     assert_sane(result, processes=1)
     # In step (no stagger): each phase's clearing time per table, positive and bounded (one

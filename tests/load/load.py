@@ -164,9 +164,7 @@ class Bot:
         self.socket = socket
         self.name = name
         self.lazy = lazy
-        self.round_trips: list[float] = []
         self.kinds: dict[str, str] = {}
-        self.round_trips_by_kind: dict[str, list[float]] = {}
         #: Each answered action: (when it was sent, its kind, its round trip).
         self.sent_kind_took: list[tuple[float, str, float]] = []
         #: When this bot's sit was answered (``time.monotonic()``).
@@ -233,9 +231,7 @@ class Bot:
             now = time.monotonic()
             sent = self.pending.pop(frame["id"])
             took = now - sent
-            self.round_trips.append(took)
             kind = self.kinds.pop(frame["id"], "?")
-            self.round_trips_by_kind.setdefault(kind, []).append(took)
             self.sent_kind_took.append((sent, kind, took))
             if kind == "sit" and frame["type"] == "ack" and self.sat_at is None:
                 self.sat_at = now
@@ -402,25 +398,26 @@ async def play(
     for bot in bots:
         await bot.socket.close()
     frames = sum(bot.state_frames for bot in bots)
+    answered = [row for bot in bots for row in bot.sent_kind_took]
     return {
         "tables": len(plan),
         "clients": len(bots),
         "hands_per_table": min((bot.hands for bot in bots), default=0),
         "seconds": round(elapsed, 2),
-        "actions": sum(len(bot.round_trips) for bot in bots),
+        "actions": len(answered),
         # Hands dealt in all: each table's count, as the bot that saw most of them counts it.
         "hands": sum(max((bot.hands for bot in mates), default=0) for mates in tables.values()),
-        "round_trip": percentiles([t for bot in bots for t in bot.round_trips]),
+        "round_trip": percentiles([took for _, _, took in answered]),
         "round_trip_by_kind": {
-            kind: percentiles([t for bot in bots for t in bot.round_trips_by_kind.get(kind, [])])
-            for kind in sorted({kind for bot in bots for kind in bot.round_trips_by_kind})
+            kind: percentiles([took for _, of, took in answered if of == kind])
+            for kind in sorted({kind for _, kind, _ in answered})
         },
         # Once every player of the room sat: the room's play without its opening (every
         # socket's handshake and sit), which the whole run's percentiles include.
         "round_trip_seated": seated_round_trips(bots),
         "timeout_delay": percentiles([t for bot in bots for t in bot.timeout_delays]),
         # Second by second from the first sit: where the opening ends and the play begins.
-        "round_trip_by_second": by_second([row for bot in bots for row in bot.sent_kind_took]),
+        "round_trip_by_second": by_second(answered),
         # In step (no --stagger) the time the servers take to clear one phase, per table.
         "phase_ms_per_table": (
             phase_clearing([row for bot in bots for row in bot.answered], len(plan))

@@ -5,8 +5,10 @@
 migrates and collects the static files once, starts one daphne per port (8101 up), the
 clock (in each of them, or alone under ``runclock`` with ``--clock separate``) and nginx on
 127.0.0.1:8080 in front of them, its site rendered from deploy/nginx/cardroom.conf into
-.local/cluster/ with every log. Ctrl-C or SIGTERM stops every process it started, and so does
-any one of them stopping on its own: a cluster missing a member is not the one asked for.
+.local/cluster/ with every log. Ctrl-C or SIGTERM stops every process it started. A daphne
+that stops on its own once serving is started again after ``--restart-seconds`` (2, as the
+systemd unit's RestartSec), nginx passing its connections to the others meanwhile; any other
+process stopping, or a daphne stopping while it starts, stops the whole cluster.
 
     python deploy/cluster.py site --server-name cardroom.example --tls-dir DIR --upstream ...
 
@@ -108,18 +110,27 @@ class Stop(Exception):
 
 
 class Cluster:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, restart_seconds: float = 2.0) -> None:
         self.directory = directory
+        self.restart_seconds = restart_seconds
         self.children: dict[str, subprocess.Popen[bytes]] = {}
         self.signal: int | None = None
+        # Each daphne's port and command, those seen serving, and when each stopped one is due
+        # to start again.
+        self.daphnes: dict[str, tuple[int, list[str], dict[str, str] | None]] = {}
+        self.serving: set[str] = set()
+        self.restarts: dict[str, float] = {}
 
     def on_signal(self, signum: int, _frame: object) -> None:
         self.signal = signum
 
-    def start(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> None:
-        """Start ``argv`` with its output in ``<name>.log``, in a session of its own: Ctrl-C
-        reaches this script alone, which then stops every child in order."""
-        with open(self.directory / f"{name}.log", "wb") as log:
+    def start(
+        self, name: str, argv: list[str], env: dict[str, str] | None = None, again: bool = False
+    ) -> None:
+        """Start ``argv`` with its output in ``<name>.log`` (added to, when started ``again``),
+        in a session of its own: Ctrl-C reaches this script alone, which then stops every
+        child in order."""
+        with open(self.directory / f"{name}.log", "ab" if again else "wb") as log:
             self.children[name] = subprocess.Popen(
                 argv,
                 cwd=ROOT,
@@ -130,14 +141,39 @@ class Cluster:
                 start_new_session=True,
                 preexec_fn=_die_with_parent,
             )
+        if name in self.daphnes:  # for whoever wants to stop one (nginx writes its own)
+            (self.directory / f"{name}.pid").write_text(f"{self.children[name].pid}\n")
+
+    def start_daphne(self, port: int, argv: list[str], env: dict[str, str] | None) -> None:
+        name = f"daphne-{port}"
+        self.daphnes[name] = (port, argv, env)
+        self.start(name, argv, env)
 
     def check(self) -> None:
-        """Raise Stop when a signal came or a process ended."""
+        """Raise Stop when a signal came or a process ended, but for a daphne that had been
+        serving: that one is started again ``restart_seconds`` later, as systemd would."""
         if self.signal is not None:
             raise Stop(f"stopping ({signal.Signals(self.signal).name})")
-        for name, child in self.children.items():
-            if child.poll() is not None:
-                raise Stop(f"{name} stopped (exit {child.returncode}); its log: {self.log(name)}")
+        now = time.monotonic()
+        for name, child in list(self.children.items()):
+            if child.poll() is None:
+                starting = name in self.daphnes and name not in self.serving
+                if starting and accepting(self.daphnes[name][0]):
+                    self.serving.add(name)
+                continue
+            stopped = f"{name} stopped (exit {child.returncode}); its log: {self.log(name)}"
+            if name not in self.serving:  # not a daphne, or one that failed as it started
+                raise Stop(stopped)
+            del self.children[name]
+            self.serving.discard(name)
+            self.restarts[name] = now + self.restart_seconds
+            print(f"{stopped}; nginx passes its connections to the others; "
+                  f"starting it again in {self.restart_seconds:g} s", flush=True)  # fmt: skip
+        for name, due in list(self.restarts.items()):
+            if now >= due:
+                del self.restarts[name]
+                self.start(name, *self.daphnes[name][1:], again=True)
+                print(f"{name} started again", flush=True)
 
     def step(self, name: str, argv: list[str]) -> None:
         """Run one command to its end (migrate, collectstatic), still answering Ctrl-C."""
@@ -224,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
 
     directory = Path(args.dir).resolve()
     (directory / "temp").mkdir(parents=True, exist_ok=True)
-    cluster = Cluster(directory)
+    cluster = Cluster(directory, args.restart_seconds)
     signal.signal(signal.SIGINT, cluster.on_signal)
     signal.signal(signal.SIGTERM, cluster.on_signal)
     python = sys.executable
@@ -252,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
             # A handshake may take 20 s before daphne refuses it (docs/deploy.md).
             daphne = [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                       "--websocket_connect_timeout", "20"]  # fmt: skip
-            cluster.start(f"daphne-{port}", [*daphne, "--proxy-headers", ASGI_APP], env)
+            cluster.start_daphne(port, [*daphne, "--proxy-headers", ASGI_APP], env)
         for port in ports:
             cluster.wait_until(f"daphne on {port}", functools.partial(accepting, port))
 
@@ -317,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     run_parser.add_argument("--port", type=int, default=8080, help="nginx's port on loopback")
     run_parser.add_argument("--clock", choices=["in-process", "separate"], default="in-process")
     run_parser.add_argument("--dir", default=str(ROOT / ".local" / "cluster"))
+    run_parser.add_argument(
+        "--restart-seconds", type=float, default=2.0, help="before a stopped daphne starts again"
+    )
     run_parser.add_argument(
         "--no-collectstatic", action="store_true", help="STATIC_ROOT is up to date already"
     )

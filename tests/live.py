@@ -199,14 +199,20 @@ class LiveCluster:
     url: str  #: nginx, in front of every process
     logs: dict[int, Path]  #: each daphne process's log (its access log too), by port
     ports: list[int]  #: nginx's port, then each daphne's
+    directory: Path  #: where deploy/cluster.py keeps its files
+
+    def pid(self, port: int) -> int:
+        """The daphne process serving on ``port``, from the file deploy/cluster.py writes."""
+        return int((self.directory / f"daphne-{port}.pid").read_text())
 
 
 @contextmanager
 def live_cluster(
-    name: str = "cluster", processes: int = 2, clock: str = "in-process"
+    name: str = "cluster", processes: int = 2, clock: str = "in-process", restart_seconds: float = 2
 ) -> Iterator[LiveCluster]:
     """``deploy/cluster.py`` (``make cluster``) on the test database and REDIS_URL: daphne
-    processes behind nginx on free ports; yields where they are and stops them all after."""
+    processes behind nginx on free ports, a stopped one started again after
+    ``restart_seconds``; yields where they are and stops them all after."""
     collect_static()  # instead of the cluster's own collectstatic, which rewrites every file
     ports: list[int] = []
     while len(ports) < processes + 1:
@@ -223,7 +229,7 @@ def live_cluster(
     }
     argv = [sys.executable, "deploy/cluster.py", "run", "--port", str(ports[0]),
             "--ports", ",".join(map(str, ports[1:])), "--clock", clock, "--dir", str(directory),
-            "--no-collectstatic"]  # fmt: skip
+            "--restart-seconds", str(restart_seconds), "--no-collectstatic"]  # fmt: skip
     with open(log_path, "wb") as log:
         process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
@@ -233,7 +239,7 @@ def live_cluster(
                     raise RuntimeError(f"the cluster did not start: {log_path.read_text()[-3000:]}")
                 time.sleep(0.1)
             logs = {port: directory / f"daphne-{port}.log" for port in ports[1:]}
-            yield LiveCluster(f"http://127.0.0.1:{ports[0]}", logs, ports)
+            yield LiveCluster(f"http://127.0.0.1:{ports[0]}", logs, ports, directory)
         finally:
             # SIGTERM: the cluster stops its processes and exits. Killed instead, it still
             # takes them along (each dies with its parent, see deploy/cluster.py).

@@ -1,14 +1,16 @@
 """The server's benchmark: bots over the JSON protocol against real servers, bounded.
 
 ``python -m tests.load.load [--processes N | --url URL[,URL...]] --tables 5 --players 5
---hands 6 [--decision-seconds 4 --ante-seconds 4 --showdown-seconds 1] [--stagger 0] [--by-table]
-[--json]``
+--hands 6 [--decision-seconds 4 --ante-seconds 4 --showdown-seconds 1] [--stagger 0]
+[--spread | --by-table] [--json]``
 
 It creates Survivor tables and players (with API tokens) in the configured database, starts N
 daphne processes on loopback unless ``--url`` names servers (started with CARDROOM_BENCH=1),
-and spreads the clients over them round-robin, so a table's players sit on different
-processes (``--by-table``: each table's players on one process, and each group of the bare
-broadcast likewise, as a balancer that routes by table would place them). Each client antes
+and puts each table's players on one of them, the n-th table's on the n-th process mod N, and
+each group of the bare broadcast likewise, as the deployment's nginx routes a table's sockets
+(docs/deploy.md; nginx's hash balances the tables less evenly). ``--spread`` puts client k on
+process k mod N instead, so a table's players sit on different processes (``--by-table``, the
+default, is kept for the scripts that name it). Each client antes
 and declares from its own view; one player in three lets every other declare time out, so the
 clock's lateness is measured too. By default every table's
 players sit at the same moment, once all the room's sockets are open, so with equal timers
@@ -321,10 +323,10 @@ async def play(
     hands: int,
     seconds: float,
     stagger: float = 0.0,
-    by_table: bool = False,
+    by_table: bool = True,
 ) -> dict[str, Any]:
-    """The game phase: client k on server k mod N, so a table's players are spread; with
-    ``by_table``, the players of the n-th table all on server n mod N."""
+    """The game phase: the players of the n-th table all on server n mod N; without
+    ``by_table``, client k on server k mod N, so a table's players are spread."""
     import websockets
 
     gate = asyncio.Semaphore(bare.CONNECTING)
@@ -629,11 +631,17 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
         default=0.0,
         help="spread the tables' first sits over this many seconds (default: all at once)",
     )
-    parser.add_argument(
+    placement = parser.add_mutually_exclusive_group()
+    placement.add_argument(
         "--by-table",
         action="store_true",
-        help="put each table's players on one server, as a balancer routing by table would "
-        "(default: client k on server k mod N, so a table's players are spread)",
+        help="each table's players on one server, as the deployment's nginx routes them "
+        "(the default; the flag is kept for the scripts that pass it)",
+    )
+    placement.add_argument(
+        "--spread",
+        action="store_true",
+        help="client k on server k mod N instead, so a table's players are spread",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -648,6 +656,7 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
         parser.error("bounds: table timers from 0.1 to 600 seconds")
     if args.url and args.processes != 1:
         parser.error("--processes starts servers; with --url, list theirs comma-separated")
+    args.by_table = not args.spread
     return parser, args
 
 

@@ -100,6 +100,14 @@ def test_tables_sit_at_once_or_spread_over_the_stagger():
         parse(["--stagger", "30", "--seconds", "20"])  # not longer than the game
 
 
+def test_a_tables_players_share_a_server_unless_spread():
+    assert parse([])[1].by_table is True  # as the deployment's nginx routes them
+    assert parse(["--by-table"])[1].by_table is True
+    assert parse(["--spread"])[1].by_table is False
+    with pytest.raises(SystemExit):
+        parse(["--spread", "--by-table"])
+
+
 def test_several_processes_are_refused_on_the_embedded_default():
     env = {name: value for name, value in os.environ.items()
            if name not in ("DATABASE_URL", "REDIS_URL")}  # fmt: skip
@@ -152,7 +160,7 @@ def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):
     assert result["tables"] == 1
     assert result["clients"] == 3
     assert result["sits_spread_seconds"] == 0.0  # one table: nothing to spread
-    assert result["by_table"] is False  # the players spread over the servers, by default
+    assert result["by_table"] is True  # each table's players on one server, by default
     assert result["hands_per_table"] >= 3
     assert_sane(result, processes=1)
     # In step (no stagger): each phase's clearing time per table, positive and bounded (one
@@ -194,8 +202,10 @@ def test_it_runs_where_the_settings_refuse_to_start_without_a_key():
 @pytest.mark.redis
 def test_two_processes_share_the_tables(capsys):
     argv = ["--processes", "2", "--tables", "2", "--players", "3", "--hands", "2"]
-    result = main([*argv, "--seconds", "20", "--stagger", "2", "--json", *SHORT])
+    # Spread: each table has players on both processes, so actions are forwarded to owners.
+    result = main([*argv, "--seconds", "20", "--stagger", "2", "--spread", "--json", *SHORT])
     assert result["clients"] == 6
+    assert result["by_table"] is False
     assert result["stagger_seconds"] == 2.0
     # The second table sat a second after the start; the first as soon as its socket opened,
     # which a loaded machine may take half a second to do (in step, both would sit at once).

@@ -121,8 +121,8 @@ def test_each_tables_sockets_go_to_one_process_and_both_processes_serve_tables()
     async def play(cluster: LiveCluster) -> None:
         import websockets
 
-        # Tables until one lands on each process: nginx's hash places about half on each,
-        # so 24 tables all on one process would take odds below one in eight million.
+        # Tables until one lands on each process: nginx's hash gives each process 44-56 % of
+        # the tables (docs/deploy.md), so all of 24 on one is a chance of about 2 in a million.
         for number in range(24):
             table = await asyncio.to_thread(survivor, f"Table {number}")
             player, port = await connect(cluster, api(table), "ann", tokens["ann"])

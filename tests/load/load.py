@@ -33,14 +33,17 @@ tables' first sits were sent (``sits_spread_seconds``: about ``--stagger``); the
 time in the game, since it shares the machine with its servers; and the servers' CPU in the
 game, in all and per hand dealt, and against the transport's floor: ``cost_vs_bare``, the CPU
 per hand over (state frames per hand × the bare broadcast's server CPU per delivery, measured
-in the same run) (servers it started only). In step (no ``--stagger``), ``phase_ms_per_table``:
-for the ante and the declare, the time from the first hand's phase's first action sent to its
-last answered, over all tables, divided by the tables; None when staggered. In
-step the tables sit once the room's sockets are open, so the phases start together
-(``sits_spread_seconds`` about 0); staggered, a table sits at its moment or once its sockets
-are open, whichever is later. ``sockets_open_seconds``: how long the room's sockets took to
-open; in step, ``server_cpu_ms_per_handshake``: the servers' CPU until then, per socket opened (the
-handshakes' cost; None when staggered).
+in the same run) (servers it started only); ``server_cpu_ms_per_hand_seated`` and
+``cost_vs_bare_seated``, the same while the whole room was seated and playing, from the last
+sit answered to the first table's last hand (``seated_window``: its CPU seconds, hands and
+frames), a hand in play without the players' arrivals and departures. In step (no
+``--stagger``), ``phase_ms_per_table``: for the ante and the declare, the time from the first
+hand's phase's first action sent to its last answered, over all tables, divided by the tables;
+None when staggered. In step the tables sit once the room's sockets are open, so the phases
+start together (``sits_spread_seconds`` about 0); staggered, a table sits at its moment or once
+its sockets are open, whichever is later. ``sockets_open_seconds``: how long the room's sockets
+took to open; in step, ``server_cpu_ms_per_handshake``: the servers' CPU until then, per socket
+opened (the handshakes' cost; None when staggered).
 """
 
 from __future__ import annotations
@@ -81,6 +84,34 @@ def seated_round_trips(bots: list[Bot]) -> dict[str, float]:
     return percentiles(
         [took for bot in bots for sent, _, took in bot.sent_kind_took if sent >= seated]
     )
+
+
+def room_count(tables: dict[int, list[Bot]]) -> tuple[int, int]:
+    """Hands played so far (each table's, as the bot that saw most of them counts it) and
+    state frames received, over the room."""
+    hands = sum(max((bot.hands for bot in mates), default=0) for mates in tables.values())
+    return hands, sum(bot.state_frames for mates in tables.values() for bot in mates)
+
+
+async def seated_window(
+    tables: dict[int, list[Bot]], players: int, hands: int
+) -> dict[str, float] | None:
+    """The servers' CPU, the hands played and the state frames received while the whole room
+    was in play: from the moment every player's sit was answered to the moment the first table
+    played its last hand, so that no socket opened, sat, sat out or closed meanwhile. None if
+    the room never sat whole, or a server's CPU cannot be read. Cancelled with the game."""
+    bots = [bot for mates in tables.values() for bot in mates]
+    while len(bots) < players or any(bot.sat_at is None and not bot.dropped for bot in bots):
+        await asyncio.sleep(0.05)
+        bots = [bot for mates in tables.values() for bot in mates]
+    cpu, (played, frames) = children_cpu_seconds(), room_count(tables)
+    while not any(mates[0].table_done(hands) for mates in tables.values() if mates):
+        await asyncio.sleep(0.05)
+    after, (played_after, frames_after) = children_cpu_seconds(), room_count(tables)
+    if cpu is None or after is None:
+        return None
+    return {"cpu_seconds": after - cpu, "hands": played_after - played,
+            "state_frames": frames_after - frames}  # fmt: skip
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -379,6 +410,7 @@ async def play(
     players = [(table_id, index, *player) for table_id, seated in plan
                for index, player in enumerate(seated)]  # fmt: skip
     place = {table_id: number for number, (table_id, _) in enumerate(plan)}
+    window = asyncio.create_task(seated_window(tables, len(players), hands))
     joined = await asyncio.gather(
         *(join(urls[bare.server_for(k, place[table_id], len(urls), by_table)], table_id, name,
                token, lazy=index % 3 == 0)
@@ -392,6 +424,8 @@ async def play(
             raise outcome
     bots = [bot for mates in tables.values() for bot in mates]
     elapsed = time.monotonic() - started
+    seated = window.result() if window.done() else None
+    window.cancel()
     for bot in bots:  # no more hands for these seats, so the tables stop soon (see settle)
         with contextlib.suppress(websockets.ConnectionClosed):
             await bot.socket.send(
@@ -439,6 +473,8 @@ async def play(
         "state_frames_per_s": round(frames / elapsed, 1) if elapsed > 0 else 0.0,
         "dropped_sockets": len(players) - len(bots) + sum(bot.dropped for bot in bots),
         "errors": dict(sum((bot.errors for bot in bots), Counter())),
+        # The servers' CPU, hands and frames while the whole room was seated and playing.
+        "seated_window": seated,
     }
 
 
@@ -500,6 +536,12 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
         result["server_cpu_ms_per_hand"] = (
             round(1000 * (after - servers) / hands, 1) if hands else None
         )
+    seated = result["seated_window"]
+    result["server_cpu_ms_per_hand_seated"] = (
+        round(1000 * seated["cpu_seconds"] / seated["hands"], 1)
+        if seated and seated["hands"] and servers is not None
+        else None
+    )
     result["settle_seconds"] = await settle(plan)
     try:
         broadcast = await bare.broadcast(
@@ -527,10 +569,20 @@ def cost_vs_bare(result: dict[str, Any]) -> dict[str, Any]:
     floor = result["bare_broadcast"].get("server_cpu_ms_per_delivery")
     per_hand = result.get("server_cpu_ms_per_hand")
     known = frames_per_hand and floor and per_hand
+    # The same once the room sat and before it began to leave: a hand in play, without the
+    # players' arrivals and departures, which a run of few hands a table weighs heavily.
+    seated = result.get("seated_window") or {}
+    seated_hands = seated.get("hands") or 0
+    seated_frames = seated["state_frames"] / seated_hands if seated_hands else None
+    seated_cpu = result.get("server_cpu_ms_per_hand_seated")
+    seated_known = seated_frames and floor and seated_cpu
     return {
         "state_frames_per_hand": round(frames_per_hand, 1) if frames_per_hand else None,
         "bare_cpu_ms_per_delivery": floor,
         "cost_vs_bare": round(per_hand / (frames_per_hand * floor), 2) if known else None,
+        "cost_vs_bare_seated": (
+            round(seated_cpu / (seated_frames * floor), 2) if seated_known else None
+        ),
     }
 
 
@@ -577,7 +629,9 @@ def summary(result: dict[str, Any]) -> str:
         f" vs {result['bare_broadcast_per_s']} bare broadcast deliveries/s (ratio "
         f"{result['ratio']}); server CPU {result.get('server_cpu_ms_per_hand')} ms a hand, "
         f"{result.get('cost_vs_bare')} times the bare broadcast's cost of its "
-        f"{result.get('state_frames_per_hand')} frames; "
+        f"{result.get('state_frames_per_hand')} frames (once all sat: "
+        f"{result.get('server_cpu_ms_per_hand_seated')} ms, {result.get('cost_vs_bare_seated')}"
+        f" times); "
         f"{result['dropped_sockets']} dropped sockets; errors: {errors}"
     )
 

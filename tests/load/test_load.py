@@ -37,10 +37,18 @@ def test_cost_vs_bare_is_the_cpu_per_hand_over_the_frames_floor():
     # 50 frames a hand at 0.2 ms each is a 10 ms floor; 60 ms a hand is 6 times it.
     assert cost_vs_bare(result) == {
         "state_frames_per_hand": 50.0, "bare_cpu_ms_per_delivery": 0.2, "cost_vs_bare": 6.0,
+        "cost_vs_bare_seated": None,  # no window of the room seated
     }  # fmt: skip
     missing = {**result, "bare_broadcast": {"server_cpu_ms_per_delivery": None}}
     assert cost_vs_bare(missing)["cost_vs_bare"] is None
     assert cost_vs_bare({**result, "hands": 0})["cost_vs_bare"] is None
+    # Once seated: 4 hands of 40 frames (a 8 ms floor) at 32 ms a hand, against the same floor.
+    seated = {**result, "seated_window": {"cpu_seconds": 0.128, "hands": 4, "state_frames": 160},
+              "server_cpu_ms_per_hand_seated": 32.0}  # fmt: skip
+    assert cost_vs_bare(seated)["cost_vs_bare_seated"] == 4.0
+    assert cost_vs_bare(seated)["cost_vs_bare"] == 6.0  # the whole run's, unchanged
+    no_hand = {**seated, "seated_window": {"cpu_seconds": 0.1, "hands": 0, "state_frames": 9}}
+    assert cost_vs_bare(no_hand)["cost_vs_bare_seated"] is None
 
 
 def bench_paths() -> list[str]:
@@ -178,6 +186,16 @@ def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):
     assert seconds[0]["second"] == 0 and seconds[0]["sits"] >= 1
     assert sum(row["count"] for row in seconds) == result["round_trip"]["count"]
     assert sum(row["sits"] for row in seconds) == result["round_trip_by_kind"]["sit"]["count"]
+    # Seated, until the first table finished: its hands, their frames and CPU, a part of
+    # the whole run's.
+    window = result["seated_window"]
+    assert 1 <= window["hands"] <= result["hands"]
+    assert 0 < window["state_frames"] < result["state_frames"]
+    assert 0 < window["cpu_seconds"] <= result["server_cpu_seconds"]
+    assert result["server_cpu_ms_per_hand_seated"] == pytest.approx(
+        1000 * window["cpu_seconds"] / window["hands"], abs=0.1
+    )
+    assert result["cost_vs_bare_seated"] > 0
 
 
 def test_it_runs_where_the_settings_refuse_to_start_without_a_key():

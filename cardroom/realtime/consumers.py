@@ -14,7 +14,6 @@ layer's hop (msgpack over Redis) would leave only its English text.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -25,14 +24,14 @@ from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from accounts.language import counting_chips, said, scope_language
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
-from cardroom.models import Seat, Table
+from cardroom.models import Table
 from cardroom.observability.metrics import OPEN_SOCKETS, action_answered
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
@@ -50,7 +49,7 @@ from cardroom.realtime.logins import (
     login_opened,
     login_seen,
 )
-from cardroom.realtime.owners import route_act
+from cardroom.realtime.owners import route_act, route_presence
 from cardroom.realtime.protocol import (
     MessageError,
     check_message,
@@ -62,8 +61,10 @@ from cardroom.realtime.protocol import (
     parse_message,
 )
 from cardroom.realtime.snapshot_reads import shared_snapshot
-from cardroom.realtime.threads import in_read_thread, in_writes_thread
-from cardroom.tables.runtime import table_apply
+from cardroom.realtime.threads import in_action_thread, in_read_thread, in_writes_thread
+from cardroom.tables.held import PRESENCE, held_act
+from cardroom.tables.presence import seat_connections_count
+from cardroom.tables.runtime import Request
 from cardroom.tables.snapshots import state_frame
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_of, words
@@ -87,6 +88,9 @@ RETRYABLE = frozenset({"unavailable", "internal", "rate_limited"})
 rate_clock: Callable[[], float] = time.monotonic
 #: Table ids are bigint primary keys: a larger number in the URL names no table.
 MAX_TABLE_ID = 2**63 - 1
+#: How long a socket waits for the table's owner to apply its presence notice before applying
+#: it itself: a socket's next frames wait behind it (an owner that died answers nothing).
+PRESENCE_ANSWER_SECONDS = 2.0
 
 
 class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -474,35 +478,51 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         raise NotImplementedError
 
     async def presence(self, change: int, counted: datetime | None = None) -> bool:
-        """``_presence`` where writes go: on PostgreSQL beside the actions, row locks keep
-        them apart; on SQLite in its one writer's thread."""
-        done: bool = await in_writes_thread(self._presence, change, counted)
+        """``_presence`` where writes go (on PostgreSQL beside the actions, row locks keep them
+        apart; on SQLite in its one writer's thread); then, on a change between none and some,
+        the game is told by the table's owner with the table's actions (``tell_presence``)."""
+        done, changed = await in_writes_thread(self._presence, change, counted)
+        if changed is not None:
+            await self.tell_presence(changed)
         return done
 
-    def _presence(self, change: int, counted: datetime | None = None) -> bool:
-        """Count this user's connections to their seat; tell the game on 0↔1 changes.
-        ``counted``: only a seat taken by then. False when there is no such seat here."""
-        user = self.scope["user"]
-        with transaction.atomic():
-            held = Seat.objects.filter(table_id=self.table_id, user=user, left__isnull=True)
-            if counted is not None:
-                held = held.filter(joined__lte=counted)
-            seat = held.select_for_update().first()
-            if seat is None:
-                return False
-            before = seat.connections
-            seat.connections = max(0, before + change)
-            seat.last_seen = timezone.now()
-            if seat.connections:
-                seat.presence_step = 0
-                seat.lease_until = seat.last_seen + freshness.LEASE
-            seat.save(update_fields=["connections", "last_seen", "presence_step", "lease_until"])
-            if (before == 0) != (seat.connections == 0):
-                kind = "connect" if seat.connections else "disconnect"
-                # A game without presence flags, or a seat already standing up: fine.
-                with contextlib.suppress(IllegalAction):
-                    table_apply(table_id=self.table_id, action={"kind": kind, "seat": seat.number})
-        return True
+    def _presence(self, change: int, counted: datetime | None = None) -> tuple[bool, int | None]:
+        """Count this user's connections to their seat. ``counted``: only a seat taken by
+        then. Whether there is such a seat here, and its number if its count went between none
+        and some (the game is to be told)."""
+        user_id = self.user_id
+        assert user_id is not None  # counted only for a player's socket, once it was accepted
+        counts = seat_connections_count(
+            table_id=self.table_id, user_id=user_id, change=change, now=timezone.now(),
+            taken_by=counted,
+        )  # fmt: skip
+        if counts is None:
+            return False, None
+        number, before, after = counts
+        return True, number if (before == 0) != (after == 0) else None
+
+    async def tell_presence(self, seat: int) -> None:
+        """Tell the game ``connect`` or ``disconnect`` as the seat's count says when its owner
+        applies the notice, in turn with the table's actions, so that the owner's table
+        stays held (cardroom/tables/held.py, ``PRESENCE``). Where the owner cannot be
+        reached (or takes longer than ``PRESENCE_ANSWER_SECONDS``), through the table's
+        lock here: the notice says nothing but "read the count", so applying it twice,
+        or out of order with another, leaves the game as the count is."""
+        try:
+            await asyncio.wait_for(
+                route_presence(table_id=self.table_id, seat=seat), PRESENCE_ANSWER_SECONDS
+            )
+        except IllegalAction:
+            pass  # a game without presence flags, or a seat already standing up: fine
+        except Exception as failure:
+            log.warning("table %s: a presence notice failed; applied here", self.table_id,
+                        exc_info=True)  # fmt: skip
+            request = Request(None, {"kind": PRESENCE, "seat": seat})
+            answers, _ = await in_action_thread(
+                held_act, table_id=self.table_id, requests=[request], held=None
+            )
+            if isinstance(answers[0], Exception) and not isinstance(answers[0], IllegalAction):
+                raise answers[0] from failure
 
 
 class TableApiConsumer(ApiChat, _TableConsumer):

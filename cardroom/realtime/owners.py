@@ -52,13 +52,14 @@ from django.utils import timezone
 from accounts.ledger import LedgerError
 from accounts.models import User
 from cardroom.models import Table, TableStatus
-from cardroom.realtime.queue import submit
+from cardroom.realtime.queue import submit, submit_presence
 from cardroom.realtime.threads import in_action_thread, in_writes_thread
+from cardroom.tables.held import PRESENCE
 from cardroom.tables.runtime import Outcome
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_data, sentence_from, sentence_of
 
-__all__ = ["OwnerAway", "claim_due", "route_act", "route_of", "sharing"]
+__all__ = ["OwnerAway", "claim_due", "route_act", "route_of", "route_presence", "sharing"]
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +117,7 @@ class Route:
         self,
         *,
         table_id: int,
-        user: User,
+        user: User | None,
         action: Mapping[str, Any],
         action_id: str | None,
         present: bool,
@@ -178,7 +179,7 @@ class Route:
         self,
         owner: str,
         table_id: int,
-        user: User,
+        user: User | None,
         action: Mapping[str, Any],
         action_id: str | None,
         present: bool,
@@ -189,7 +190,8 @@ class Route:
         self.pending[ref] = future
         message = {
             "type": "route.act", "ref": ref, "reply": self.channel, "table": table_id,
-            "user": _player_of(user), "action": dict(action), "action_id": action_id,
+            "user": None if user is None else _player_of(user), "action": dict(action),
+            "action_id": action_id,
             "present": present,
         }  # fmt: skip
         try:
@@ -221,7 +223,8 @@ class Route:
         answer: dict[str, Any] = {"type": "route.answer", "ref": message["ref"]}
         table_id = int(message["table"])
         try:
-            user = _player_from(message["user"])
+            # No user: the system's request (a presence notice), only ever sent by a process.
+            user = None if message["user"] is None else _player_from(message["user"])
             outcome = await submit(
                 table_id=table_id,
                 user=user,
@@ -368,6 +371,18 @@ async def _route() -> Route | None:
             route._spawn(route.renew())
             _routes[loop] = route
     return route
+
+
+async def route_presence(*, table_id: int, seat: int) -> Outcome:
+    """A presence notice (cardroom/tables/held.py, ``PRESENCE``), applied by the table's owner
+    as a socket's action is, so that the owner's table stays held."""
+    route = await _route()
+    if route is None:
+        return await submit_presence(table_id, seat)
+    action = {"kind": PRESENCE, "seat": seat}
+    return await route.act(
+        table_id=table_id, user=None, action=action, action_id=None, present=False
+    )
 
 
 def route_of(loop: asyncio.AbstractEventLoop) -> Route | None:

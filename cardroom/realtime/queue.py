@@ -39,11 +39,11 @@ from django.utils import timezone
 from accounts.models import User
 from cardroom.observability.metrics import timeout_applied
 from cardroom.realtime.threads import in_action_thread
-from cardroom.tables.held import Held, held_act
+from cardroom.tables.held import PRESENCE, Held, held_act
 from cardroom.tables.runtime import Outcome, Request
 from games.engine import IllegalAction
 
-__all__ = ["actions_quiet", "submit", "submit_timeout", "timed_here"]
+__all__ = ["actions_quiet", "submit", "submit_presence", "submit_timeout", "timed_here"]
 
 log = logging.getLogger(__name__)
 
@@ -79,14 +79,21 @@ _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Waiting] = weakref
 async def submit(
     *,
     table_id: int,
-    user: User,
+    user: User | None,
     action: Mapping[str, Any],
     action_id: str | None,
     present: bool = False,
 ) -> Outcome:
     """Apply one player's action with whatever else waits for its table; raises the refusal
-    (IllegalAction, ...) or the database's failure exactly as ``table_act`` would."""
+    (IllegalAction, ...) or the database's failure exactly as ``table_act`` would. With no
+    user, a system request forwarded from another process (``submit_presence``'s)."""
     return await _submit(table_id, Request(user, dict(action), action_id, present))
+
+
+async def submit_presence(table_id: int, seat: int) -> Outcome:
+    """Tell the game, in its turn among the table's actions, what the seat's count of
+    connections says when it is applied (cardroom/tables/held.py, ``PRESENCE``)."""
+    return await _submit(table_id, Request(None, {"kind": PRESENCE, "seat": seat}))
 
 
 async def submit_timeout(table_id: int) -> Outcome:

@@ -21,7 +21,11 @@ Contracts:
   apply to one table (the fence; the journal's unique version stands behind it);
 - anything beyond the common path (a sit, a top-up, a leave, a new hand's commitment, an account
   opened, the table stopping, a bankroll moving, a tournament's table, a player with limits or
-  flagged to leave) goes through the locked path, which nothing held ever bypasses.
+  flagged to leave) goes through the locked path, which nothing held ever bypasses;
+- a socket's ``presence`` notice (a seat's count of connections went from none to some, or
+  back: cardroom/realtime/consumers.py) tells the game ``connect`` or ``disconnect`` by the count
+  as it is read when the batch is applied, not as it was when the notice was sent, so notices
+  applied in any order leave the game as the counts are.
 """
 
 from __future__ import annotations
@@ -50,12 +54,13 @@ from cardroom.tables.runtime import (
     _apply_to,
     _with_open_hand,
     table_act_many,
+    table_apply,
     table_timeout,
 )
 from games.engine import JSON, ConfigError, IllegalAction
 from games.words import words
 
-__all__ = ["HELD_KINDS", "Held", "held_act"]
+__all__ = ["HELD_KINDS", "PRESENCE", "Held", "held_act"]
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +70,12 @@ HELD_KINDS = frozenset(
     {"ante", "decline", "declare", "set", "submit", "surrender", "declare_natural", "bet", "play",
      "fold", "pass", "choose", "sit_out", "sit_in", "timeout"}
 )  # fmt: skip
+
+#: A system request (no user) naming a seat whose count of connections changed between none
+#: and some: applied as the game's ``connect`` or ``disconnect``, by the count read then.
+PRESENCE = "presence"
+#: The system requests a held batch applies: the clock's timeout and the presence notices.
+SYSTEM_KINDS = frozenset({"timeout", "connect", "disconnect"})
 
 _LIMITS = PlayerLimits._meta.get_field("user").remote_field
 
@@ -93,6 +104,7 @@ def held_act(
     order, each answered as ``table_act_many`` answers it; held where it can be, else through
     the locked path. Returns the answers and what to hold for the next batch (None: the next
     batch reads the table again)."""
+    requests = _told(table_id, requests, held)
     if all(_holdable(request) for request in requests):
         if held is None:
             held = _hold(table_id)
@@ -113,12 +125,52 @@ def _clock(request: Request) -> bool:
     return request.user is None and request.action.get("kind") == "timeout"
 
 
+def _system(request: Request) -> bool:
+    """The clock's timeout, or a presence notice as the game's connect or disconnect."""
+    return request.user is None and request.action.get("kind") in SYSTEM_KINDS
+
+
 def _holdable(request: Request) -> bool:
-    """A player's decision (PLAYER_ACTIONS besides a sit, top-up or leave) or the clock's."""
+    """A player's decision (PLAYER_ACTIONS besides a sit, top-up or leave) or the system's."""
     kind = request.action.get("kind")
-    return _clock(request) or (
+    return _system(request) or (
         request.user is not None and kind in HELD_KINDS and kind in PLAYER_ACTIONS
     )
+
+
+def _presence(request: Request) -> bool:
+    """A presence notice: a system request (no user) naming a seat."""
+    return request.user is None and request.action.get("kind") == PRESENCE
+
+
+def _seat(request: Request) -> int:
+    """A presence notice's seat, a number: the notice comes from a process, never a client."""
+    seat = request.action["seat"]
+    assert isinstance(seat, int), seat
+    return seat
+
+
+def _told(table_id: int, requests: Sequence[Request], held: Held | None) -> list[Request]:
+    """Each presence notice as the game's ``connect`` or ``disconnect``, by its seat's count
+    of connections read now; the held seats take the counts read, from which the snapshot
+    says who is online. A seat no longer held is told ``disconnect``, which the game refuses."""
+    asked = {_seat(request) for request in requests if _presence(request)}
+    if not asked:
+        return list(requests)
+    held_seats = Seat.objects.filter(table_id=table_id, left__isnull=True, number__in=asked)
+    counts = dict(held_seats.values_list("number", "connections"))
+    if held is not None:
+        for number, count in counts.items():
+            if (seat := held.seats.get(number)) is not None:
+                seat.connections = count
+    told = []
+    for request in requests:
+        if _presence(request):
+            number = _seat(request)
+            kind = "connect" if counts.get(number, 0) else "disconnect"
+            request = Request(None, {"kind": kind, "seat": number})
+        told.append(request)
+    return told
 
 
 def _hold(table_id: int) -> Held | None:
@@ -310,14 +362,20 @@ def _announce(held: Held, deferred: Deferred) -> None:
 
 
 def _locked(table_id: int, requests: Sequence[Request]) -> list[Outcome | Exception]:
-    """The locked path's answers: the clock's timeouts apart, each as the clock applies it."""
-    if not any(_clock(request) for request in requests):
+    """The locked path's answers: the system's requests apart, the clock's timeouts each as the
+    clock applies it, the presence notices as ``table_apply`` does."""
+    if not any(_system(request) for request in requests):
         return table_act_many(table_id=table_id, requests=requests)
     answers: list[Outcome | Exception] = []
     for request in requests:
-        if not _clock(request):
+        if not _system(request):
             answers.extend(table_act_many(table_id=table_id, requests=[request]))
-            continue
-        outcome = table_timeout(table_id=table_id, claim=True)
-        answers.append(outcome or IllegalAction(words("nothing is due on the clock")))
+        elif _clock(request):
+            outcome = table_timeout(table_id=table_id, claim=True)
+            answers.append(outcome or IllegalAction(words("nothing is due on the clock")))
+        else:
+            try:
+                answers.append(table_apply(table_id=table_id, action=request.action))
+            except (IllegalAction, ConfigError, LedgerError) as refusal:
+                answers.append(refusal)
     return answers

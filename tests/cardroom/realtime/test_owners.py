@@ -23,6 +23,7 @@ from django.utils import timezone
 from cardroom.models import Seat, Table, TableAction
 from cardroom.realtime import owners
 from cardroom.realtime.owners import OwnerAway, Route, claim_due
+from cardroom.tables.held import PRESENCE
 from cardroom.tables.runtime import Outcome
 from games.engine import IllegalAction
 from games.words import Sentence
@@ -318,5 +319,31 @@ async def test_the_owners_renewal_passes_over_a_table_being_acted_on(make_player
         release.set()
         if holder.is_alive():
             holder.join(5)
+        for task in tasks:
+            task.cancel()
+
+
+async def test_a_presence_notice_is_forwarded_to_the_owner_with_no_player(make_player):
+    """A socket's presence notice (cardroom/tables/held.py) goes to the owner as a player's
+    action does, with no user: the owner tells the game what the seat's count says."""
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    table = await sync_to_async(survivor)(players)
+    first, second, tasks = await two_processes()
+    try:
+        await first.act(
+            table_id=table.pk, user=players[0], action={"kind": "ante"}, action_id="a1",
+            present=False,
+        )  # fmt: skip
+        seat = await Seat.objects.aget(table=table, user=players[1], left__isnull=True)
+        await Seat.objects.filter(pk=seat.pk).aupdate(connections=0)
+        told = await second.act(
+            table_id=table.pk, user=None, action={"kind": PRESENCE, "seat": seat.number},
+            action_id=None, present=False,
+        )  # fmt: skip
+        assert isinstance(told, Outcome) and not told.repeated
+        assert second.known[table.pk][0] == first.channel  # forwarded, not applied here
+        row = await TableAction.objects.aget(table=table, version=told.version)
+        assert row.action["kind"] == "disconnect" and row.actor_id is None
+    finally:
         for task in tasks:
             task.cancel()

@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from accounts.services import user_create
 from cardroom.models import Seat, Table, TableAction
 from cardroom.realtime.auth import token_create
-from tests.cardroom.sockets import Client
+from tests.cardroom.sockets import Client, advance, make_clients
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -95,3 +95,53 @@ async def test_a_socket_counted_for_an_earlier_seat_leaves_the_new_one_alone(tab
     assert (await held(table, ann)).connections == 1
     await second.close()
     assert (await held(table, ann)).connections == 0
+
+
+async def test_a_socket_closing_at_a_held_table_tells_the_game_and_leaves_the_table_held(table):
+    """The disconnect is a presence notice applied by the table's queue with its actions
+    (cardroom/tables/held.py): the table the queue holds stays held, not re-read."""
+    from cardroom.realtime import queue
+
+    ann, ben = await make_clients(table, ["ann", "ben"])
+    for client in (ann, ben):
+        assert (await client.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    await advance(table)  # the ante call
+    assert (await ann.act(kind="ante"))["type"] == "ack"  # held from here
+    waiting = queue._loops[asyncio.get_running_loop()]
+    assert table.pk in waiting.held
+    before = waiting.held[table.pk]
+    await ben.close()
+    seat = await Seat.objects.aget(table=table, user__username="ben", left__isnull=True)
+    assert seat.connections == 0
+    last = await TableAction.objects.filter(table=table).alast()
+    assert last is not None and last.action == {**last.action, "kind": "disconnect",
+                                                "seat": seat.number}  # fmt: skip
+    assert waiting.held.get(table.pk) is before  # applied held: nothing read again
+    await table.arefresh_from_db()
+    assert before.table.version == table.version
+    await ann.drain(table)
+    last_state = [frame for frame in ann.frames if frame["type"] == "state"][-1]
+    (his,) = [s for s in last_state["table"]["seats"] if s.get("player") == "ben"]
+    assert his["online"] is False
+    await ann.close()
+
+
+async def test_a_presence_notice_the_owner_does_not_answer_is_applied_by_the_socket(
+    table, monkeypatch
+):
+    """The owner away (cardroom/realtime/owners.py, OwnerAway): the closing socket's process
+    tells the game itself, through the table's lock."""
+    from cardroom.realtime import consumers
+    from cardroom.realtime.owners import OwnerAway
+
+    async def away(**_: object) -> None:
+        raise OwnerAway("its owner did not answer")
+
+    ann = (await make_clients(table, ["ann"]))[0]
+    assert (await ann.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    monkeypatch.setattr(consumers, "route_presence", away)
+    await ann.close()
+    seat = await Seat.objects.aget(table=table, user__username="ann", left__isnull=True)
+    assert seat.connections == 0
+    last = await TableAction.objects.filter(table=table).alast()
+    assert last is not None and last.action["kind"] == "disconnect"

@@ -31,7 +31,7 @@ from cardroom.storage.rows import finished_hands_paid
 from cardroom.tables import announce
 from cardroom.tables.engines import engine_for
 from cardroom.tables.hand_log import recent_hands
-from cardroom.tables.held import Held, held_act
+from cardroom.tables.held import PRESENCE, Held, held_act
 from cardroom.tables.runtime import (
     Outcome,
     Request,
@@ -520,3 +520,75 @@ def test_the_owner_reads_only_the_hands_finished_since_the_log_it_last_announced
     # Held from the first showdown on: read whole once, then one new hand at each showdown.
     assert reads == [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 1),
                      (8, 1), (8, 1)], reads  # fmt: skip
+
+
+def notice(seat: int) -> Request:
+    """A socket's presence notice, as cardroom/realtime/queue.py submits it."""
+    return Request(None, {"kind": PRESENCE, "seat": seat})
+
+
+@pytest.mark.django_db
+def test_a_presence_notice_tells_the_game_what_the_count_says_when_applied_held():
+    table, users = survivor(prefix="n")
+    held = due(table)
+    assert held is not None
+    seat = Seat.objects.get(table=table, user=users[1])
+    journal = TableAction.objects.filter(table=table)
+    version = Table.objects.get(pk=table.pk).version
+    # No socket counts for the seat (sat without one): the notice tells the game so.
+    answers, kept = held_act(table_id=table.pk, requests=[notice(seat.number)], held=held)
+    assert isinstance(answers[0], Outcome) and kept is held  # still held: nothing read again
+    assert journal.get(version=version + 1).action["kind"] == "disconnect"
+    # The consumer counted a socket: the next notice tells the game "connect".
+    Seat.objects.filter(pk=seat.pk).update(connections=1)
+    answers, kept = held_act(table_id=table.pk, requests=[notice(seat.number)], held=kept)
+    assert isinstance(answers[0], Outcome) and kept is held
+    assert journal.get(version=version + 2).action["kind"] == "connect"
+    assert kept.seats[seat.number].connections == 1  # the snapshot's "online" comes from it
+    # The count went back to none, and two notices come together (one late): both are told
+    # what the count says now, whatever order they were sent in.
+    Seat.objects.filter(pk=seat.pk).update(connections=0)
+    answers, kept = held_act(
+        table_id=table.pk, requests=[notice(seat.number), notice(seat.number)], held=kept
+    )
+    assert all(isinstance(answer, Outcome) for answer in answers) and kept is not None
+    told = [row.action["kind"] for row in journal.filter(version__gt=version + 2)]
+    assert told == ["disconnect", "disconnect"]
+    assert Table.objects.get(pk=table.pk).version == kept.table.version == version + 4
+    events = HandEvent.objects.filter(table=table, type="connection_changed").order_by("seq")
+    # The last notice changed nothing: the game had been told already.
+    assert [event.data["connected"] for event in events] == [False, True, False]
+
+
+@pytest.mark.django_db
+def test_a_presence_notice_for_a_seat_left_is_refused_and_writes_nothing():
+    table, _ = survivor(prefix="m")
+    held = due(table)
+    version = Table.objects.get(pk=table.pk).version
+    answers, _ = held_act(table_id=table.pk, requests=[notice(7)], held=held)  # no such seat
+    assert isinstance(answers[0], IllegalAction)
+    assert Table.objects.get(pk=table.pk).version == version
+
+
+@pytest.mark.django_db
+def test_a_player_cannot_send_a_presence_notice():
+    table, users = survivor(prefix="o")
+    version = Table.objects.get(pk=table.pk).version
+    answers, _ = held_act(
+        table_id=table.pk, requests=[Request(users[0], {"kind": PRESENCE, "seat": 1})], held=None
+    )
+    assert isinstance(answers[0], IllegalAction) and "unknown action" in str(answers[0])
+    assert Table.objects.get(pk=table.pk).version == version
+
+
+@pytest.mark.django_db
+def test_a_held_presence_notice_is_the_count_s_read_and_one_round_trip():
+    table, users = survivor(prefix="p")
+    held = due(table)
+    Seat.objects.filter(table=table, user=users[0]).update(connections=1)
+    number = Seat.objects.get(table=table, user=users[0]).number
+    count = queries(lambda: held_act(table_id=table.pk, requests=[notice(number)], held=held))
+    if connection.vendor == "postgresql":
+        assert count == 2, count  # the seat's count, then the fenced rows in one pipeline
+    else:
+        assert count <= 5, count

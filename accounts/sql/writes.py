@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
+from django.utils import timezone
 from psycopg.types.json import Jsonb
 
 from accounts.sql import bound
@@ -62,6 +63,31 @@ def _prepared(field: Field[Any, Any], value: Any, db: Any) -> Any:
     if type(prepared) is Jsonb and prepared.dumps is json.dumps:
         prepared.dumps = json_text
     return prepared
+
+
+def _row_values(model: type[Model], rows: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """Each row's values (by the fields' ``attname``: ``table_id`` for a foreign key), field
+    by field, as the ORM's insert would prepare those of an instance made with them: a field
+    not given takes its default, an ``auto_now`` one the time now. No model instance is made:
+    for the many rows of history an action writes, making them cost more than the values."""
+    fields = _fields(model)
+    names = {field.attname for field in fields}
+    db = _this_thread()
+    stamped = [getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
+               for field in fields]  # fmt: skip
+    now = timezone.now() if any(stamped) else None
+    params = []
+    for row in rows:
+        assert row.keys() <= names, sorted(row.keys() - names)
+        for field, stamp in zip(fields, stamped, strict=True):
+            if stamp:
+                value = now
+            elif field.attname in row:
+                value = row[field.attname]
+            else:
+                value = field.get_default()
+            params.append(_prepared(field, value, db))
+    return params
 
 
 def _inserted_values(model: type[Model], instances: Sequence[Model]) -> list[Any]:
@@ -173,11 +199,17 @@ class Writes:
     def insert(self, model: type[Model], instances: Sequence[Model]) -> None:
         """Insert the instances (their primary keys are not read back), on PostgreSQL in
         statements psycopg keeps parsed."""
-        if not instances:
-            return
+        if instances:
+            self._insert(model, _inserted_values(model, instances), len(instances))
+
+    def insert_values(self, model: type[Model], rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert rows given as their fields' values by ``attname``, as ``insert`` would insert
+        instances made with them (see ``_row_values``)."""
+        if rows:
+            self._insert(model, _row_values(model, rows), len(rows))
+
+    def _insert(self, model: type[Model], params: list[Any], rows: int) -> None:
         width = len(_fields(model))
-        params = _inserted_values(model, instances)
-        rows = len(instances)
         if connection.vendor == "postgresql":
             rows = max(1, PARAMETERS_AT_ONCE // width)
         for start in range(0, len(params), rows * width):

@@ -1196,17 +1196,17 @@ def _record_events(
         seq += 1
         private_to, audience = event.private_to, _audience(event)
         rows.append(
-            HandEvent(
-                table=table,
-                hand=hand,
-                version=version,
-                seq=seq,
-                type=data["type"],
-                data=data,
-                private_to=private_to,
-                audience=audience,
-                readers=event_readers(private_to=private_to, audience=audience, users=ids),
-            )
+            {
+                "table_id": table.pk,
+                "hand_id": None if hand is None else hand.pk,
+                "version": version,
+                "seq": seq,
+                "type": data["type"],
+                "data": data,
+                "private_to": private_to,
+                "audience": audience,
+                "readers": event_readers(private_to=private_to, audience=audience, users=ids),
+            }
         )
         if data["type"] == "round_started":
             writes.insert_new(
@@ -1223,7 +1223,7 @@ def _record_events(
             hand.result = data
             writes.update(hand, ["ended", "result", "dealt"])
             hand = None
-    writes.insert(HandEvent, rows)
+    writes.insert_values(HandEvent, rows)  # rows, not instances: a hand writes dozens
     table.last_event_seq = seq
 
 

@@ -95,6 +95,31 @@ def test_inserted_rows_read_back_as_the_orms(table, make_player):
     assert (private.private_to, private.audience, private.readers) == (-1, [0, 2], [ann.pk])
 
 
+def test_rows_given_by_their_values_read_back_as_instances_inserted(table, make_player):
+    """``insert_values`` (no model instance made) writes what ``insert`` writes of instances
+    made with the same values: defaults for the fields not given, ``created`` stamped now."""
+    ann = make_player("ann")
+    given = [
+        {"table_id": table.pk, "version": 7, "seq": 1, "type": "pot_won",
+         "data": {"type": "pot_won", "a": [1], "n": None}},
+        {"table_id": table.pk, "hand_id": None, "version": 7, "seq": 2, "type": "cards_dealt",
+         "data": {"type": "cards_dealt", "cards": ["As"]}, "private_to": -1,
+         "audience": [0, 2], "readers": [ann.pk]},
+    ]  # fmt: skip
+    writes = Writes()
+    writes.insert_values(HandEvent, given)
+    writes.flush()
+    insert_rows(HandEvent, [HandEvent(**{**row, "seq": row["seq"] + 10}) for row in given])
+    rows = list(HandEvent.objects.filter(table=table).order_by("seq"))
+    assert [row.seq for row in rows] == [1, 2, 11, 12]
+    by_values, by_instances = rows[:2], rows[2:]
+    for mine, theirs in zip(by_values, by_instances, strict=True):
+        assert values(mine, "created", "seq") == values(theirs, "created", "seq")
+        assert abs(mine.created - timezone.now()) < timedelta(seconds=5)
+    with pytest.raises(AssertionError):  # a name that is no field's is refused, not dropped
+        Writes().insert_values(HandEvent, [{**given[0], "tabel_id": table.pk}])
+
+
 def test_a_duplicate_journal_receipt_is_refused_as_by_the_orm(table, make_player):
     ann = make_player("ann")
     row = {"table": table, "version": 9, "seq": 0, "action": {"kind": "ante"}, "actor": ann}

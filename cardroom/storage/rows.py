@@ -36,6 +36,7 @@ __all__ = [
     "held_seats",
     "open_commitment",
     "rows_where",
+    "seat_connections",
     "seats_online",
     "seats_since",
     "table_and_seats_locked",
@@ -390,6 +391,27 @@ def seats_online(table_id: int) -> list[tuple[int, int, bool]]:
         (int(number), int(user_id), bool(connections > 0 or bot))
         for number, user_id, connections, bot in _fetch(_online_sql(connection.vendor), table_id)
     ]
+
+
+@cache
+def _connections_sql(vendor: str, seats: int) -> str:
+    quote = connection.ops.quote_name
+    listed = ", ".join(["%s"] * seats)
+    return (
+        f"SELECT {quote('number')}, {quote('connections')} FROM {quote(Seat._meta.db_table)} "
+        f"WHERE {quote('table_id')} = %s AND {quote('left')} IS NULL"
+        f" AND {quote('number')} IN ({listed})"
+    )
+
+
+def seat_connections(table_id: int, numbers: Collection[int]) -> dict[int, int]:
+    """The count of open sockets of each of the table's seats held among ``numbers``, by seat
+    number (a seat not held is left out)."""
+    if not numbers:
+        return {}
+    with bound.cursor() as cursor:
+        cursor.execute(_connections_sql(connection.vendor, len(numbers)), [table_id, *numbers])
+        return {int(number): int(count) for number, count in cursor.fetchall()}
 
 
 @cache

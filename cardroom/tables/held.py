@@ -43,7 +43,7 @@ from accounts.sql import bound
 from accounts.sql.writes import Writes, update_statement
 from cardroom.models import Seat, Table, TableStatus
 from cardroom.models.responsible import PlayerLimits
-from cardroom.storage.rows import table_seats_and_accounts_locked
+from cardroom.storage.rows import seat_connections, table_seats_and_accounts_locked
 from cardroom.tables.announce import announce_committed
 from cardroom.tables.deferred import Deferred, NeedsLock
 from cardroom.tables.hand_log import recent_hands
@@ -157,8 +157,7 @@ def _told(table_id: int, requests: Sequence[Request], held: Held | None) -> list
     asked = {_seat(request) for request in requests if _presence(request)}
     if not asked:
         return list(requests)
-    held_seats = Seat.objects.filter(table_id=table_id, left__isnull=True, number__in=asked)
-    counts = dict(held_seats.values_list("number", "connections"))
+    counts = seat_connections(table_id, sorted(asked))
     if held is not None:
         for number, count in counts.items():
             if (seat := held.seats.get(number)) is not None:

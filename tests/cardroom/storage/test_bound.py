@@ -1,7 +1,8 @@
-"""The runtime's hand-written statements on psycopg's server-binding cursors
-(accounts/sql/bound.py): prepared by psycopg on a connection's first run of them, sent together
-in one pipeline, and after a failed transaction working as before. Elsewhere (SQLite) Django's
-cursor runs them one by one, with the same results."""
+"""The runtime's hand-written statements (accounts/sql/bound.py): reads on psycopg's
+server-binding cursors, prepared by psycopg on a connection's first run of them and sent
+together in one pipeline; writes bound on the client and sent as one query; after a failed
+transaction, both working as before. Elsewhere (SQLite) Django's cursor runs them one by one,
+with the same results."""
 
 from __future__ import annotations
 
@@ -80,7 +81,7 @@ def test_statements_together_run_in_order_and_give_each_ones_rows(table):
     assert bound.together([]) == []
 
 
-def test_writes_go_in_one_pipeline(table, make_player):
+def test_writes_go_in_one_round_trip(table, make_player):
     ann = make_player("ann")
     writes = Writes()
     writes.insert(HandEvent, [HandEvent(table=table, version=2, seq=1, type="x", data={})])
@@ -97,8 +98,42 @@ def test_writes_go_in_one_pipeline(table, make_player):
         names = ['"cardroom_handevent"', '"cardroom_tableaction"', '"cardroom_table"']
         places = [text.index(part.format(name)) for part, name in zip(added, names, strict=True)]
         assert places == sorted(places)
+        assert not prepared('INTO "cardroom_handevent"')  # bound on the client, one query
     else:
         assert len(texts) == 3
+
+
+#: Text a player may type (a chat line, a table's name), as the literals must carry it.
+AWKWARD = ["it's", 'say "in"', "%s", "%%", "%(name)s", "back\\slash", "é ♠ 𝄞", "a;\nCOMMIT;", ""]
+
+
+def test_written_values_come_back_as_they_were_given(table, make_player):
+    """Whatever a value holds (quotes, placeholders, backslashes, statement ends, any
+    character), the one query writes it as given: bound by psycopg, never pasted in."""
+    ann = make_player("ann")
+    moment = datetime(2026, 12, 7, 6, 30, 0, 123456, tzinfo=UTC)
+    writes = Writes()
+    writes.insert_values(
+        HandEvent,
+        [
+            {"table_id": table.pk, "version": 3, "seq": seq, "type": text,
+             "data": {"text": text, text: [seq, None, True, 2**62]}}
+            for seq, text in enumerate(AWKWARD, start=1)
+        ],
+    )  # fmt: skip
+    row = {"table": table, "version": 3, "seq": 0, "actor": ann, "action": {"kind": "ante"}}
+    writes.insert(TableAction, [TableAction(**row, client_id="%s';--")])
+    table.deadline = moment
+    writes.update(table, ["deadline"])
+    writes.flush()
+    events = HandEvent.objects.filter(table=table, version=3).order_by("seq")
+    assert [(event.type, event.data) for event in events] == [
+        (text, {"text": text, text: [seq, None, True, 2**62]})
+        for seq, text in enumerate(AWKWARD, start=1)
+    ]
+    action = TableAction.objects.get(table=table, version=3)
+    assert (action.client_id, action.actor_id) == ("%s';--", ann.pk)
+    assert Table.objects.get(pk=table.pk).deadline == moment
 
 
 def test_after_a_failed_pipeline_later_transactions_work(table, make_player):

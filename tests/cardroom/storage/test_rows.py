@@ -227,7 +227,13 @@ def test_a_usable_token_is_read_as_the_orm_reads_it(make_player):
 @pytest.mark.django_db
 def test_the_snapshots_reads_are_the_orms(make_player):
     from cardroom.models import Hand, Table
-    from cardroom.storage.rows import finished_hands, open_commitment, seats_online, seats_since
+    from cardroom.storage.rows import (
+        finished_hands,
+        open_commitment,
+        seat_connections,
+        seats_online,
+        seats_since,
+    )
 
     players = [make_player(name) for name in ("ann", "ben", "cat")]
     table = table_create(
@@ -260,6 +266,10 @@ def test_the_snapshots_reads_are_the_orms(make_player):
     Seat.objects.filter(user=players[0], left__isnull=True).update(connections=1)
     held = Seat.objects.filter(table=table, left__isnull=True).order_by("number")
     assert seats_online(table.pk) == [(s.number, s.user_id, s.user == players[0]) for s in held]
+    gone = Seat.objects.get(table=table, user=players[2]).number  # left: not held any more
+    asked = [*(s.number for s in held), gone, 99]
+    assert seat_connections(table.pk, asked) == {s.number: s.connections for s in held}
+    assert seat_connections(table.pk, []) == {}
     open_hand = Hand.objects.filter(table=table, ended__isnull=True).order_by("-number").first()
     assert open_commitment(table.pk) == (
         None

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 import orjson
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import Field, Model
 from django.utils import timezone
 from psycopg.types.json import Jsonb
@@ -55,10 +55,38 @@ def json_text(value: Any) -> bytes | str:
         return json.dumps(value)
 
 
+#: Django's own fields whose ``get_db_prep_save`` gives back a value of this type, or None,
+#: unchanged, on every backend: such a value is taken as it is, without the field's chain of
+#: calls, several for each of the many values an action writes.
+_AS_GIVEN: dict[type[Field[Any, Any]], type] = {
+    **dict.fromkeys(
+        (models.IntegerField, models.BigIntegerField, models.SmallIntegerField,
+         models.PositiveIntegerField, models.PositiveSmallIntegerField,
+         models.PositiveBigIntegerField, models.AutoField, models.BigAutoField),
+        int,
+    ),
+    models.CharField: str,
+    models.TextField: str,
+    models.BooleanField: bool,
+}  # fmt: skip
+
+
+@cache
+def _given_type(field: Field[Any, Any]) -> type | None:
+    """The type of value ``field`` stores as given (see ``_AS_GIVEN``), if any: a foreign
+    key's is its target's."""
+    if type(field) is models.ForeignKey:
+        return _given_type(field.target_field)
+    return _AS_GIVEN.get(type(field))
+
+
 def _prepared(field: Field[Any, Any], value: Any, db: Any) -> Any:
     """``value`` as the field's ``get_db_prep_save`` prepares it, a JSON value written by
     ``json_text`` where the ORM would use the standard library (a field without an encoder of
     its own, on PostgreSQL)."""
+    given = _given_type(field)
+    if given is not None and (value is None or type(value) is given):
+        return value
     prepared = field.get_db_prep_save(value, db)
     if type(prepared) is Jsonb and prepared.dumps is json.dumps:
         prepared.dumps = json_text

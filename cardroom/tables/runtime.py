@@ -806,17 +806,17 @@ def _stop_after(
 def _write_journal(context: Context, version: int, journal: Sequence[JSON], writes: Writes) -> None:
     """Journal the version's actions in order; the first carries its actor and client id."""
     actor = context.actor
-    writes.insert(
+    writes.insert_values(
         TableAction,
         [
-            TableAction(
-                table=context.table,
-                version=version,
-                seq=seq,
-                action=action,
-                actor=actor[0] if actor and seq == 0 else None,
-                client_id=actor[1] if actor and seq == 0 else None,
-            )
+            {
+                "table_id": context.table.pk,
+                "version": version,
+                "seq": seq,
+                "action": action,
+                "actor_id": actor[0].pk if actor and seq == 0 else None,
+                "client_id": actor[1] if actor and seq == 0 else None,
+            }
             for seq, action in enumerate(journal)
         ],
     )

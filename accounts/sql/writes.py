@@ -55,8 +55,9 @@ def json_text(value: Any) -> bytes | str:
         return json.dumps(value)
 
 
-#: Django's own fields whose ``get_db_prep_save`` gives back a value of this type, or None,
-#: unchanged, on every backend: such a value is taken as it is, without the field's chain of
+#: Django's own fields whose ``get_db_prep_save`` gives back a value of this type, or None, as
+#: the same value (on PostgreSQL an int wrapped in psycopg's type of the column's size, which
+#: writes the same number): such a value is taken as it is, without the field's chain of
 #: calls, several for each of the many values an action writes.
 _AS_GIVEN: dict[type[Field[Any, Any]], type] = {
     **dict.fromkeys(

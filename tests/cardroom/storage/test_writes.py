@@ -293,3 +293,36 @@ def test_the_runtime_s_json_text_is_orjsons_on_postgresql(table):
         assert data.dumps is json_text and json_text(data.obj) == b'{"a":1}'
     else:
         assert data == '{"a": 1}'  # the ORM's own text
+
+
+def test_plain_values_are_prepared_as_their_fields_prepare_them():
+    """A value taken as given (an int, text, a bool or None, for Django's fields that keep
+    them unchanged) is what the field's own preparing gives; any other value (a bool for an
+    integer, a number for text) still goes through the field, as the ORM would send it."""
+    from django.core.exceptions import ValidationError
+
+    from accounts.models import Account, Transfer
+    from accounts.sql.writes import _given_type, _prepared
+
+    samples = [0, -7, 2**62, "", "it's %s", True, False, None, 1.5]
+    checked = 0
+    for model in (HandEvent, TableAction, Table, Account, Transfer):
+        for field in model._meta.concrete_fields:
+            if _given_type(field) is None:
+                continue
+            for value in samples:
+                try:
+                    expected = field.get_db_prep_save(value, connection)
+                except (TypeError, ValueError, ValidationError):
+                    continue  # the field refuses it either way
+                prepared = _prepared(field, value, connection)
+                assert prepared == expected, (field, value)
+                # The same type, or PostgreSQL's sized int (psycopg's Int2, Int4, Int8).
+                assert type(prepared) is type(expected) or (
+                    type(prepared) is int and isinstance(expected, int)
+                ), (field, value)
+                checked += 1
+    assert checked > 100
+    seq = HandEvent._meta.get_field("seq")
+    prepared = _prepared(seq, True, connection)  # a bool for an integer: the field's own way
+    assert prepared == 1 and type(prepared) is not bool

@@ -518,7 +518,7 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
     """The game, then right after it the bare broadcast over as many sockets."""
     import websockets
 
-    cpu, servers = time.process_time(), children_cpu_seconds()
+    cpu, servers, database = time.process_time(), children_cpu_seconds(), database_cpu_seconds()
     game = await play(urls, plan, args.hands, args.seconds, args.stagger, args.by_table)
     result = {
         "processes": len(urls),
@@ -536,6 +536,16 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
         result["server_cpu_ms_per_hand"] = (
             round(1000 * (after - servers) / hands, 1) if hands else None
         )
+    # PostgreSQL's share beside them, where it runs on this machine: a change that moves work
+    # from the servers to the database shows here.
+    if database is not None and (after := database_cpu_seconds()) is not None:
+        result["database_cpu_seconds"] = round(after - database, 2)
+        hands = result["hands"]
+        result["database_cpu_ms_per_hand"] = (
+            round(1000 * (after - database) / hands, 1) if hands else None
+        )
+    else:
+        result["database_cpu_seconds"] = result["database_cpu_ms_per_hand"] = None
     seated = result["seated_window"]
     result["server_cpu_ms_per_hand_seated"] = (
         round(1000 * seated["cpu_seconds"] / seated["hands"], 1)
@@ -615,6 +625,41 @@ def children_cpu_seconds() -> float | None:
     return total / ticks if found else None
 
 
+def database_cpu_seconds() -> float | None:
+    """CPU seconds (user and system) used so far by the PostgreSQL server the run writes to,
+    where it runs on this machine: its processes' own, and those of its processes that have
+    ended, which the server's first process counts as its children's. Read from /proc (Linux);
+    None for another database, one elsewhere, or where /proc does not show it. Every database
+    of that server counts, the run's and any other's."""
+    from django.db import connection
+
+    host = connection.settings_dict.get("HOST") or "localhost"
+    proc = Path("/proc")
+    if connection.vendor != "postgresql" or host not in LOOPBACK or not proc.is_dir():
+        return None
+    ticks, found = os.sysconf("SC_CLK_TCK"), {}
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # gone meanwhile
+        name, fields = text[text.find("(") + 1 : text.rfind(")")], text.rsplit(")", 1)[1].split()
+        if name == "postgres":
+            found[int(stat.parent.name)] = (int(fields[1]), [int(field) for field in fields[11:15]])
+    if not found:
+        return None
+    total = 0
+    for parent, (user, system, children_user, children_system) in found.values():
+        total += user + system
+        if parent not in found:  # the server's first process: its ended children's CPU too
+            total += children_user + children_system
+    return total / ticks
+
+
+#: Where the database counts as on this machine.
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
 def summary(result: dict[str, Any]) -> str:
     """One line for a person."""
     errors = ", ".join(f"{code} {n}" for code, n in sorted(result["errors"].items())) or "none"
@@ -632,7 +677,12 @@ def summary(result: dict[str, Any]) -> str:
         f"{result.get('state_frames_per_hand')} frames (once all sat: "
         f"{result.get('server_cpu_ms_per_hand_seated')} ms, {result.get('cost_vs_bare_seated')}"
         f" times); "
-        f"{result['dropped_sockets']} dropped sockets; errors: {errors}"
+        + (
+            f"PostgreSQL CPU {database} ms a hand; "
+            if (database := result.get("database_cpu_ms_per_hand")) is not None
+            else ""
+        )
+        + f"{result['dropped_sockets']} dropped sockets; errors: {errors}"
     )
 
 

@@ -14,7 +14,15 @@ from channels.testing import WebsocketCommunicator
 
 from cardroom import routing
 from tests.live import ROOT, database_url
-from tests.load.load import cost_vs_bare, handshake_cpu_ms, main, parse, percentiles, sit_delays
+from tests.load.load import (
+    cost_vs_bare,
+    database_cpu_seconds,
+    handshake_cpu_ms,
+    main,
+    parse,
+    percentiles,
+    sit_delays,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 #: The short game every run here plays: timers that keep it within seconds.
@@ -161,6 +169,30 @@ def assert_sane(result: dict, *, processes: int) -> None:
     assert result["cost_vs_bare"] == pytest.approx(
         result["server_cpu_ms_per_hand"] / (result["state_frames_per_hand"] * floor), rel=0.02
     )
+    # PostgreSQL's share where it runs here (the tests' own is on loopback); none for SQLite.
+    if database_cpu_seconds() is None:
+        assert result["database_cpu_seconds"] is result["database_cpu_ms_per_hand"] is None
+    else:
+        assert result["database_cpu_seconds"] > 0
+        assert result["database_cpu_ms_per_hand"] == pytest.approx(
+            1000 * result["database_cpu_seconds"] / result["hands"], abs=0.1
+        )
+
+
+def test_the_databases_cpu_is_read_where_postgresql_runs_here():
+    """PostgreSQL on loopback: its CPU so far, which a query adds to; the embedded SQLite
+    runs inside the servers, whose CPU already counts it."""
+    from django.db import connection
+
+    before = database_cpu_seconds()
+    if connection.vendor != "postgresql":
+        assert before is None
+        return
+    assert before is not None and before > 0
+    with connection.cursor() as cursor:  # about a second of the server's CPU
+        cursor.execute("SELECT COUNT(*) FROM generate_series(1, 10000000)")
+    after = database_cpu_seconds()
+    assert after is not None and after - before >= 0.1
 
 
 def test_a_short_load_run_plays_hands_and_times_the_clock(capsys):

@@ -1,26 +1,19 @@
-"""The runtime's hand-written statements on PostgreSQL: reads bound and prepared by psycopg
-itself, several sent in one pipeline; writes whose rows nobody reads sent as one query.
+"""The runtime's hand-written statements on PostgreSQL: bound and prepared by psycopg itself,
+and those that go together sent in one pipeline.
 
 Django's cursors bind on the client, so PostgreSQL sees every statement as new text to parse
-and plan. The runtime's hand-written reads (the table locked with its open hand, the seats, the
-ledger's accounts, ...) run instead on psycopg's own server-binding cursors of Django's
-connection: psycopg sends the values apart from the text, and prepares a statement the first
-time a connection runs it (``prepare_threshold`` 0 in cardroom/settings.py; Django's
-client-binding cursors never prepare), then only executes it. psycopg keeps track of what it
-prepared, per connection, and forgets it all at a rollback (a rolled-back migration may have
-changed what a statement reads): a path that rolls back often prepares again each time (the
-clock's claim of a table not due commits for that reason: cardroom/tables/runtime.py).
-``together`` sends several statements in one pipeline, one round trip, in order; their errors
-are raised at its end as Django's, as ``execute`` raises them. ``cursor`` gives the cursor
-``together`` uses first: read its rows before the next statement.
-
-An action's writes (``together`` with ``rows=False``: its inserts and updates, with the
-transaction's ``BEGIN`` and ``COMMIT`` where the caller holds them) are short statements that
-PostgreSQL plans in no time, and a pipeline of prepared statements cost the server more to
-drive, statement by statement, than PostgreSQL spent on them. They are bound on the client
-instead, by psycopg's own literals as Django's cursors bind them, and sent as one query: one
-message, one round trip, run in order and stopped at the first error, which is raised as
-Django's (docs/performance.md, "An action's writes as one query").
+and plan. The runtime's hand-written statements (the table locked with its open hand, the
+seats, the ledger's accounts, every action's inserts and updates, ...) run instead on
+psycopg's own server-binding cursors of Django's connection: psycopg sends the values apart
+from the text, and prepares a statement the first time a connection runs it
+(``prepare_threshold`` 0 in cardroom/settings.py; Django's client-binding cursors never
+prepare), then only executes it. psycopg keeps track of what it prepared, per connection, and
+forgets it all at a rollback (a rolled-back migration may have changed what a statement
+reads): a path that rolls back often prepares again each time (the clock's claim of a table
+not due commits for that reason: cardroom/tables/runtime.py). ``together`` sends several
+statements in one pipeline, one round trip, in order; their errors are raised at its end as
+Django's, as ``execute`` raises them. ``cursor`` gives the cursor ``together`` uses first:
+read its rows before the next statement.
 
 These cursors dump every Python int as a bigint: psycopg otherwise picks smallint, integer or
 bigint by each value, and prepares a statement again for each combination of its parameters'
@@ -102,11 +95,11 @@ def together(
     statements: Sequence[tuple[str, Sequence[Any] | None]], *, rows: bool = True
 ) -> list[Rows]:
     """Run the statements (``%s`` placeholders, their values) in order, on PostgreSQL in one
-    round trip, and give each one's rows ([] for one that returns none; nothing at all with
-    ``rows`` False, and then as one query, bound on the client: the module's docstring). A
-    statement runs once those before it have: one that waits for a lock sees, after it, what
-    the lock's last holder committed. A statement given ``None`` for its values is sent as it
-    is, never prepared (``BEGIN``, ``COMMIT``: PostgreSQL prepares no transaction control)."""
+    pipeline, and give each one's rows ([] for one that returns none; nothing at all with
+    ``rows`` False). A statement runs once those before it have: one that waits for a lock
+    sees, after it, what the lock's last holder committed. A statement given ``None`` for its
+    values is sent as it is, never prepared (``BEGIN``, ``COMMIT``: PostgreSQL prepares no
+    transaction control)."""
     if not statements:
         return []
     connection = connections[DEFAULT_DB_ALIAS]
@@ -117,41 +110,19 @@ def together(
                 django_cursor.execute(sql, params or ())
                 found.append(django_cursor.fetchall() if django_cursor.description else [])
         return found if rows else []
-    connection.validate_no_broken_transaction()
-    if not rows:
-        _as_one_query(connection, statements)
-        return []
-    cursors = _bound(connection, len(statements))
+    cursors = _bound(connection, len(statements) if rows else 1)
     raw = connection.connection
-    with (
-        _logged(connection, cursors[0], statements),
-        connection.wrap_database_errors,
-        raw.pipeline(),
-    ):
-        for bound, (sql, params) in zip(cursors, statements, strict=True):
+    connection.validate_no_broken_transaction()
+    logged = _logged(connection, cursors[0], statements)
+    with logged, connection.wrap_database_errors, raw.pipeline():
+        for index, (sql, params) in enumerate(statements):
             if params is None:
-                bound.execute(sql, prepare=False)
+                cursors[index if rows else 0].execute(sql, prepare=False)
             else:
-                bound.execute(sql, params)
+                cursors[index if rows else 0].execute(sql, params)
+    if not rows:
+        return []
     return [bound.fetchall() if bound.description else [] for bound in cursors]
-
-
-def _as_one_query(connection: Any, statements: Sequence[tuple[str, Sequence[Any] | None]]) -> None:
-    """The statements bound on the client and sent as one query (the simple protocol, which
-    takes several statements and stops at the first that fails)."""
-    import psycopg
-
-    connection.ensure_connection()
-    with (
-        psycopg.ClientCursor(connection.connection) as client,
-        _logged(connection, client, statements),
-        connection.wrap_database_errors,  # a value refused by its binding too
-    ):
-        client.execute(
-            ";\n".join(
-                sql if params is None else client.mogrify(sql, params) for sql, params in statements
-            )
-        )
 
 
 class _LoggedCursor(CursorDebugWrapper):
@@ -167,7 +138,7 @@ class _LoggedCursor(CursorDebugWrapper):
 def _logged(
     connection: Any, bound: Any, statements: Sequence[tuple[str, Sequence[Any] | None]]
 ) -> Iterator[None]:
-    """The round trip as one entry of Django's query log, where it keeps one."""
+    """The pipeline as one entry of Django's query log, where it keeps one: one round trip."""
     if not connection.queries_logged:
         yield
         return

@@ -212,8 +212,8 @@ class Writes:
     """Inserts and updates that read nothing back, sent together by ``flush``.
 
     An action's journal entries, its history events, the hand's and the table's rows were four
-    round trips to PostgreSQL, each with its own send, wait and result; sent as one query
-    (accounts/sql/bound.py), they are one. Each
+    round trips to PostgreSQL, each with its own send, wait and result; sent in one pipeline
+    (accounts/sql/bound.py), they are one, each statement bound and prepared by psycopg. Each
     statement's values are prepared when it is added, by its own field as the ORM would
     prepare them, and sent at the flush: a JSON value must not change in between. The
     statements run in the order added; a refusal is Django's error, raised by the flush.

@@ -1,8 +1,7 @@
-"""The runtime's hand-written statements (accounts/sql/bound.py): reads on psycopg's
-server-binding cursors, prepared by psycopg on a connection's first run of them and sent
-together in one pipeline; writes bound on the client and sent as one query; after a failed
-transaction, both working as before. Elsewhere (SQLite) Django's cursor runs them one by one,
-with the same results."""
+"""The runtime's hand-written statements on psycopg's server-binding cursors
+(accounts/sql/bound.py): prepared by psycopg on a connection's first run of them, sent together
+in one pipeline, and after a failed transaction working as before. Elsewhere (SQLite) Django's
+cursor runs them one by one, with the same results."""
 
 from __future__ import annotations
 
@@ -98,7 +97,7 @@ def test_writes_go_in_one_round_trip(table, make_player):
         names = ['"cardroom_handevent"', '"cardroom_tableaction"', '"cardroom_table"']
         places = [text.index(part.format(name)) for part, name in zip(added, names, strict=True)]
         assert places == sorted(places)
-        assert not prepared('INTO "cardroom_handevent"')  # bound on the client, one query
+        assert prepared('INTO "cardroom_handevent"')  # bound on the server, prepared
     else:
         assert len(texts) == 3
 
@@ -109,7 +108,7 @@ AWKWARD = ["it's", 'say "in"', "%s", "%%", "%(name)s", "back\\slash", "é ♠ �
 
 def test_written_values_come_back_as_they_were_given(table, make_player):
     """Whatever a value holds (quotes, placeholders, backslashes, statement ends, any
-    character), the one query writes it as given: bound by psycopg, never pasted in."""
+    character), it is written as given: bound by psycopg, never pasted in."""
     ann = make_player("ann")
     moment = datetime(2026, 12, 7, 6, 30, 0, 123456, tzinfo=UTC)
     writes = Writes()

@@ -532,20 +532,13 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
     # move with whatever else the machine runs; None for servers given with --url.
     if servers is not None and (after := children_cpu_seconds()) is not None:
         result["server_cpu_seconds"] = round(after - servers, 2)
-        hands = result["hands"]
-        result["server_cpu_ms_per_hand"] = (
-            round(1000 * (after - servers) / hands, 1) if hands else None
-        )
+        result["server_cpu_ms_per_hand"] = ms_per_hand(after - servers, result["hands"])
     # PostgreSQL's share beside them, where it runs on this machine: a change that moves work
     # from the servers to the database shows here.
+    result["database_cpu_seconds"] = result["database_cpu_ms_per_hand"] = None
     if database is not None and (after := database_cpu_seconds()) is not None:
         result["database_cpu_seconds"] = round(after - database, 2)
-        hands = result["hands"]
-        result["database_cpu_ms_per_hand"] = (
-            round(1000 * (after - database) / hands, 1) if hands else None
-        )
-    else:
-        result["database_cpu_seconds"] = result["database_cpu_ms_per_hand"] = None
+        result["database_cpu_ms_per_hand"] = ms_per_hand(after - database, result["hands"])
     seated = result["seated_window"]
     result["server_cpu_ms_per_hand_seated"] = (
         round(1000 * seated["cpu_seconds"] / seated["hands"], 1)
@@ -625,6 +618,15 @@ def children_cpu_seconds() -> float | None:
     return total / ticks if found else None
 
 
+def ms_per_hand(seconds: float, hands: int) -> float | None:
+    """CPU seconds over the hands dealt, in milliseconds a hand (None before any hand)."""
+    return round(1000 * seconds / hands, 1) if hands else None
+
+
+#: Where the database counts as on this machine.
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
 def database_cpu_seconds() -> float | None:
     """CPU seconds (user and system) used so far by the PostgreSQL server the run writes to,
     where it runs on this machine: its processes' own, and those of its processes that have
@@ -654,10 +656,6 @@ def database_cpu_seconds() -> float | None:
         if parent not in found:  # the server's first process: its ended children's CPU too
             total += children_user + children_system
     return total / ticks
-
-
-#: Where the database counts as on this machine.
-LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
 def summary(result: dict[str, Any]) -> str:

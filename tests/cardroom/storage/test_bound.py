@@ -102,7 +102,7 @@ def test_writes_go_in_one_round_trip(table, make_player):
         assert len(texts) == 3
 
 
-#: Text a player may type (a chat line, a table's name), as the literals must carry it.
+#: Text a player may type (a chat line, a table's name), which the writes must carry as it is.
 AWKWARD = ["it's", 'say "in"', "%s", "%%", "%(name)s", "back\\slash", "é ♠ 𝄞", "a;\nCOMMIT;", ""]
 
 

@@ -40,30 +40,29 @@ async def two_processes() -> tuple[Route, Route, list[asyncio.Task[Any]]]:
     return first, second, tasks
 
 
+async def ante(route: Route, table: Table, player: Any, action_id: str) -> Any:
+    """The player's ante through ``route``: the first process to act owns the table."""
+    return await route.act(
+        table_id=table.pk, user=player, action={"kind": "ante"}, action_id=action_id,
+        present=False,
+    )  # fmt: skip
+
+
 async def test_the_first_to_act_owns_the_table_and_the_other_forwards(make_player):
     players = [await sync_to_async(make_player)(name) for name in ("ann", "ben", "cat")]
     table = await sync_to_async(survivor)(players)
     first, second, tasks = await two_processes()
     try:
-        mine = await first.act(
-            table_id=table.pk, user=players[0], action={"kind": "ante"}, action_id="a1",
-            present=False,
-        )  # fmt: skip
+        mine = await ante(first, table, players[0], "a1")
         assert isinstance(mine, Outcome) and not mine.repeated
         row = await sync_to_async(Table.objects.get)(pk=table.pk)
         assert row.owner == first.channel and row.owned_until > timezone.now()
-        forwarded = await second.act(
-            table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b1",
-            present=False,
-        )  # fmt: skip
+        forwarded = await ante(second, table, players[1], "b1")
         assert forwarded.version == mine.version + 1 and not forwarded.repeated
         assert second.known[table.pk][0] == first.channel
         assert table.pk not in second.leases
         # The same id again, from the forwarding side: applied once, answered as applied.
-        again = await second.act(
-            table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b1",
-            present=False,
-        )  # fmt: skip
+        again = await ante(second, table, players[1], "b1")
         assert again.repeated and again.version == forwarded.version
         journal = await sync_to_async(
             lambda: list(TableAction.objects.filter(table=table, client_id="b1"))
@@ -71,10 +70,7 @@ async def test_the_first_to_act_owns_the_table_and_the_other_forwards(make_playe
         assert len(journal) == 1
         # A refusal comes back as the sentence it was, to be said in the socket's language.
         with pytest.raises(IllegalAction) as refused:
-            await second.act(
-                table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b2",
-                present=False,
-            )  # fmt: skip
+            await ante(second, table, players[1], "b2")
         sentence = refused.value.args[0]
         assert isinstance(sentence, Sentence) and sentence.template
         # A forwarded sit seats its player as the forwarding socket knows them, read nowhere.
@@ -103,10 +99,7 @@ async def test_an_owner_that_does_not_answer_leaves_the_action_unavailable(
     tasks[0].cancel()  # the owner's process stops reading: it died
     try:
         with pytest.raises(OwnerAway):
-            await second.act(
-                table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="x",
-                present=False,
-            )  # fmt: skip
+            await ante(second, table, players[1], "x")
         assert table.pk not in second.known  # the table's row is asked again next time
         row = await sync_to_async(Table.objects.get)(pk=table.pk)
         assert row.version == table.version  # nothing was applied
@@ -161,23 +154,14 @@ async def test_the_owners_answers_carry_its_lease_so_the_forwarder_reads_no_row(
     table = await sync_to_async(survivor)(players)
     first, second, tasks = await two_processes()
     try:
-        await first.act(
-            table_id=table.pk, user=players[0], action={"kind": "ante"}, action_id="a1",
-            present=False,
-        )  # fmt: skip
-        await second.act(
-            table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b1",
-            present=False,
-        )  # fmt: skip
+        await ante(first, table, players[0], "a1")
+        await ante(second, table, players[1], "b1")
         # The owner renews its lease (as its renewal task does every second) ...
         renewed = timezone.now() + timedelta(seconds=owners.LEASE_SECONDS + 30)
         first.leases[table.pk] = renewed
         # ... and the forwarder learns it from the next answer, a refusal as well.
         with pytest.raises(IllegalAction):
-            await second.act(
-                table_id=table.pk, user=players[1], action={"kind": "ante"}, action_id="b2",
-                present=False,
-            )  # fmt: skip
+            await ante(second, table, players[1], "b2")
         assert second.known[table.pk] == (first.channel, renewed)
         # Past the lease it first knew of, the forwarder still asks no row.
         claims: list[int] = []
@@ -330,10 +314,7 @@ async def test_a_presence_notice_is_forwarded_to_the_owner_with_no_player(make_p
     table = await sync_to_async(survivor)(players)
     first, second, tasks = await two_processes()
     try:
-        await first.act(
-            table_id=table.pk, user=players[0], action={"kind": "ante"}, action_id="a1",
-            present=False,
-        )  # fmt: skip
+        await ante(first, table, players[0], "a1")
         seat = await Seat.objects.aget(table=table, user=players[1], left__isnull=True)
         await Seat.objects.filter(pk=seat.pk).aupdate(connections=0)
         told = await second.act(

@@ -80,6 +80,37 @@ def test_statements_together_run_in_order_and_give_each_ones_rows(table):
     assert bound.together([]) == []
 
 
+def test_a_pipeline_waits_on_its_socket_only_at_its_end(monkeypatch):
+    """The statements of a pipeline stay in libpq's buffer until its end, then go in one send:
+    psycopg's own pipeline polled the socket after each (about twice a statement)."""
+    import psycopg.connection
+
+    statements = [("SELECT %s + 1", [number]) for number in range(12)]
+    waits: list[int] = []
+    polling = psycopg.connection.waiting.wait
+
+    def counted(generator, fileno, **options):
+        def counting():  # each value the generator yields is a wait on the socket
+            waited = 0
+            try:
+                wanted = next(generator)
+                while True:
+                    waited += 1
+                    wanted = generator.send((yield wanted))
+            except StopIteration as done:
+                return done.value
+            finally:
+                waits.append(waited)
+
+        return polling(counting(), fileno, **options)
+
+    bound.together(statements)  # prepared on this connection first
+    monkeypatch.setattr(psycopg.connection.waiting, "wait", counted)
+    assert bound.together(statements) == [[(number + 1,)] for number in range(12)]
+    if POSTGRES:
+        assert 1 <= sum(waits) <= 2, waits  # the results, read once they are all sent back
+
+
 def test_writes_go_in_one_round_trip(table, make_player):
     ann = make_player("ann")
     writes = Writes()

@@ -26,7 +26,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.auth import AuthMiddleware, get_user
 from channels.layers import get_channel_layer
-from channels.sessions import CookieMiddleware, SessionMiddleware
+from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
@@ -211,7 +211,20 @@ class SessionAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
 def session_and_token_auth(inner: Any) -> Any:
     """What ``AuthMiddlewareStack`` does (cookies, session, its user), with the session read
     in the pool, then the bearer tokens of the JSON protocol."""
-    return CookieMiddleware(SessionMiddleware(SessionAuthMiddleware(TokenAuthMiddleware(inner))))
+    return CookieMiddleware(SocketSessions(SessionAuthMiddleware(TokenAuthMiddleware(inner))))
+
+
+class SocketSessions(SessionMiddleware):  # type: ignore[misc]
+    """Channels' ``SessionMiddleware`` for sockets: the session in the scope, as it puts it
+    there, and the server's own ``send`` to the socket. Channels' wrapper of ``send`` saves a
+    session and sets its cookie only with an ``http.response.start``, which a socket never
+    sends, yet reads the session's state before every frame (docs/performance.md, "One send a
+    batch"). The sockets only read their session: nothing here is left unsaved."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        wrapper = InstanceSessionWrapper(scope, send)
+        await wrapper.resolve_session()
+        return await self.inner(wrapper.scope, receive, send)
 
 
 class TokenAuthMiddleware:

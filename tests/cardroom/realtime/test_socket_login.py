@@ -98,3 +98,30 @@ async def test_the_stamps_of_handshakes_close_together_are_one_update(monkeypatc
     assert all(token.last_used is not None for token in tokens)
     for client in clients:
         await client.close()
+
+
+async def test_a_socket_keeps_its_session_and_the_servers_own_send():
+    """The sockets' session middleware puts the session in the scope as Channels' does, and
+    hands the application the server's own ``send``: a socket never sends the response that
+    Channels' wrapper of ``send`` would save a session or set a cookie with."""
+    from django.conf import settings
+    from django.contrib.auth import SESSION_KEY
+
+    from cardroom.realtime.auth import SocketSessions
+
+    seen: dict[str, object] = {}
+
+    async def application(scope, receive, send):
+        seen.update(session=scope["session"], send=send)
+
+    async def server_send(message):
+        raise AssertionError("nothing is sent here")
+
+    cookies = {settings.SESSION_COOKIE_NAME: "no-such-session"}
+    scope = {"type": "websocket", "path": "/ws/tables/1/", "cookies": cookies, "headers": []}
+    await SocketSessions(application)(scope, None, server_send)
+    assert seen["send"] is server_send
+    session = seen["session"]
+    assert session.session_key == "no-such-session"  # the cookie's session, read when asked
+    assert await sync_to_async(session.get)(SESSION_KEY) is None  # no login: no such session
+    assert "session" not in scope  # the caller's scope is left as it was

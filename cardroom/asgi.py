@@ -38,12 +38,13 @@ import_module(settings.SESSION_ENGINE)
 
 if "twisted.internet.reactor" in sys.modules:
     # Under daphne: each frame goes to its socket at once (cardroom/realtime/socket_writes.py),
-    # and a connection's options are formatted for the debug log only if it is written
-    # (cardroom/realtime/handshake_log.py).
-    from cardroom.realtime import handshake_log, socket_writes
+    # and a connection's options and a frame's values are formatted for autobahn's debug log
+    # only if it is written (cardroom/realtime/handshake_log.py, cardroom/realtime/frame_log.py).
+    from cardroom.realtime import frame_log, handshake_log, socket_writes
 
     socket_writes.install()
     handshake_log.install()
+    frame_log.install()
 
 if settings.CARDROOM_CLOCK_IN_PROCESS:
     # The embedded default runs the clock inside the server process (docs/architecture.md).

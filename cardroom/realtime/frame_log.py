@@ -2,8 +2,8 @@
 
 Hand-made: for every frame it sends, autobahn's ``WebSocketProtocol.sendData`` highlights the
 values of a debug line (its own method's qualified name, the peer, the length, with click's
-colours) before calling the logger, whether debug lines are written or not: about 2-3 % of a
-server's CPU in play (docs/performance.md, "One send a batch"); autobahn has no setting for it.
+colours) before calling the logger, whether debug lines are written or not (what that costs a
+frame: docs/performance.md, "One send a batch"); autobahn has no setting for it.
 :func:`install` gives autobahn's protocol module an ``hltype`` and an ``hlval`` that hand back
 a :class:`Highlighted`, which calls autobahn's own when (if ever) the line is formatted. That
 module uses both names only for its log lines' values. Where it no longer has them as

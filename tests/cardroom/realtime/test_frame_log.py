@@ -11,28 +11,12 @@ import pytest
 from autobahn.twisted.websocket import WebSocketServerProtocol
 
 from cardroom.realtime import frame_log
+from tests.cardroom.realtime.debug_log import Log
 
 protocol: Any = import_module("autobahn.websocket.protocol")  # its names, typed or not
 util: Any = import_module("autobahn.util")
 
 LINE = "{func} sent {data_len} bytes for peer {peer}"
-
-
-class Log:
-    """A logger that keeps what autobahn asks to log at debug level, formatted or not."""
-
-    def __init__(self, write: bool) -> None:
-        self.write = write
-        self.lines: list[str] = []
-        self.kept: list[dict[str, Any]] = []
-
-    def debug(self, text: str, **values: Any) -> None:
-        self.kept.append(values)
-        if self.write:
-            self.lines.append(text.format(**values))
-
-    def __getattr__(self, level: str) -> Any:
-        return lambda *args, **kwargs: None
 
 
 class Transport:

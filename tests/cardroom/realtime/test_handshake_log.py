@@ -13,25 +13,9 @@ from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerPr
 from autobahn.websocket.protocol import Timings
 
 from cardroom.realtime import handshake_log
+from tests.cardroom.realtime.debug_log import Log
 
 protocol: Any = import_module("autobahn.websocket.protocol")  # its names, typed or not
-
-
-class Log:
-    """A logger that keeps what autobahn asks to log at debug level, formatted or not."""
-
-    def __init__(self, write: bool) -> None:
-        self.write = write
-        self.lines: list[str] = []
-        self.kept: list[dict[str, Any]] = []
-
-    def debug(self, text: str, **values: Any) -> None:
-        self.kept.append(values)
-        if self.write:
-            self.lines.append(text.format(**values))
-
-    def __getattr__(self, level: str) -> Any:
-        return lambda *args, **kwargs: None
 
 
 @pytest.fixture

@@ -21,3 +21,14 @@ class Log:
 
     def __getattr__(self, level: str) -> Any:
         return lambda *args, **kwargs: None
+
+
+class Calls:
+    """A stand-in for a formatting function: keeps each call's arguments, formats nothing."""
+
+    def __init__(self) -> None:
+        self.made: list[tuple[Any, ...]] = []
+
+    def __call__(self, *args: Any, **kwargs: Any) -> str:
+        self.made.append(args)
+        return ""

@@ -11,7 +11,7 @@ import pytest
 from autobahn.twisted.websocket import WebSocketServerProtocol
 
 from cardroom.realtime import frame_log
-from tests.cardroom.realtime.debug_log import Log
+from tests.cardroom.realtime.debug_log import Calls, Log
 
 protocol: Any = import_module("autobahn.websocket.protocol")  # its names, typed or not
 util: Any = import_module("autobahn.util")
@@ -52,16 +52,11 @@ def sent(log: Log, data: bytes) -> Any:
 def test_a_frames_values_are_not_highlighted_unless_the_line_is_written(
     installed: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[Any] = []
-
-    def counted(*args: Any, **kwargs: Any) -> str:
-        calls.append(args)
-        return ""
-
-    monkeypatch.setattr(util, "hl", counted)
+    calls = Calls()
+    monkeypatch.setattr(util, "hl", calls)
     made = sent(Log(write=False), b"frame")
     assert made.transport.written == [b"frame"]  # the frame itself goes as before
-    assert calls == []
+    assert calls.made == []
     values = made.log.kept[0]
     assert set(values) == {"func", "peer", "data_len"}
     assert all(isinstance(value, frame_log.Highlighted) for value in values.values())

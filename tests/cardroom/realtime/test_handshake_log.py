@@ -13,7 +13,7 @@ from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerPr
 from autobahn.websocket.protocol import Timings
 
 from cardroom.realtime import handshake_log
-from tests.cardroom.realtime.debug_log import Log
+from tests.cardroom.realtime.debug_log import Calls, Log
 
 protocol: Any = import_module("autobahn.websocket.protocol")  # its names, typed or not
 
@@ -41,15 +41,10 @@ def the_options(made: WebSocketServerProtocol) -> list[tuple[str, Any, str]]:
 def test_the_options_are_not_formatted_unless_the_line_is_written(
     installed: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[Any] = []
-
-    def counted(*args: Any, **kwargs: Any) -> str:
-        calls.append(args)
-        return ""
-
-    monkeypatch.setattr(handshake_log, "pformat", counted)
+    calls = Calls()
+    monkeypatch.setattr(handshake_log, "pformat", calls)
     made = connection_made(Log(write=False))
-    assert calls == []
+    assert calls.made == []
     assert isinstance(made.log.kept[0]["attrs"], handshake_log.Formatted)
 
 

@@ -11,9 +11,9 @@ prepare), then only executes it. psycopg keeps track of what it prepared, per co
 forgets it all at a rollback (a rolled-back migration may have changed what a statement
 reads): a path that rolls back often prepares again each time (the clock's claim of a table
 not due commits for that reason: cardroom/tables/runtime.py). ``together`` sends several
-statements in one pipeline, one round trip, in order, handed to the server in one send at its
-end (``_SentAtEnd``); their errors are raised at its end as Django's, as ``execute`` raises
-them. ``cursor`` gives the cursor ``together`` uses first:
+statements in one pipeline, one round trip, in order, handed to the server in one send
+(accounts/sql/pipeline.py, with no cursor); their errors are raised at its end as Django's, as
+``execute`` raises them. ``cursor`` gives the cursor ``together`` uses first:
 read its rows before the next statement.
 
 These cursors dump every Python int as a bigint: psycopg otherwise picks smallint, integer or
@@ -34,9 +34,10 @@ from contextlib import contextmanager
 from datetime import UTC
 from typing import Any
 
-import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
+
+from accounts.sql import pipeline
 
 __all__ = ["cursor", "together"]
 
@@ -61,6 +62,7 @@ def _bound(connection: Any, count: int) -> list[Any]:
 
 
 def _new_cursor(connection: Any, raw: Any) -> Any:
+    import psycopg
     from psycopg.pq import Format
 
     bound = psycopg.Cursor(raw)
@@ -111,47 +113,11 @@ def together(
                 django_cursor.execute(sql, params or ())
                 found.append(django_cursor.fetchall() if django_cursor.description else [])
         return found if rows else []
-    cursors = _bound(connection, len(statements) if rows else 1)
-    raw = connection.connection
+    (context,) = _bound(connection, 1)  # its adapters: the bigint dumper, the UTC loader
     connection.validate_no_broken_transaction()
-    logged = _logged(connection, cursors[0], statements)
-    with logged, connection.wrap_database_errors, _pipeline(raw):
-        for index, (sql, params) in enumerate(statements):
-            if params is None:
-                cursors[index if rows else 0].execute(sql, prepare=False)
-            else:
-                cursors[index if rows else 0].execute(sql, params)
-    if not rows:
-        return []
-    return [bound.fetchall() if bound.description else [] for bound in cursors]
-
-
-@contextmanager
-def _pipeline(raw: Any) -> Iterator[None]:
-    """``raw.pipeline()``, with the pipeline sending its statements once, at its end."""
-    with raw.lock:
-        raw._check_connection_ok()
-        pipeline = raw._pipeline = _SentAtEnd(raw)  # never nested: ``together`` opens it alone
-    try:
-        with pipeline:
-            yield
-    finally:
-        with raw.lock:
-            raw._pipeline = None
-
-
-class _SentAtEnd(psycopg.Pipeline):
-    """Hand-made, as a measurement showed it pays (docs/performance.md, "One send a batch"):
-    psycopg's own pipeline polls the socket and sends after each statement it is given; this
-    one leaves them in libpq's buffer, which libpq sends at the pipeline's sync (or once it
-    holds 64 kB), and psycopg then reads and checks every result at the pipeline's end, as
-    before."""
-
-    def _communicate_gen(self) -> Any:
-        while self.command_queue:
-            self.command_queue.popleft()()  # libpq queues the statement: nothing is sent
-        return
-        yield  # a generator, as psycopg's, but one that never waits
+    with _logged(connection, context, statements), connection.wrap_database_errors:
+        found = pipeline.run(connection.connection, context, statements, rows=rows)
+    return found if rows else []
 
 
 class _LoggedCursor(CursorDebugWrapper):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from accounts.sql import bound
@@ -80,17 +80,17 @@ def test_statements_together_run_in_order_and_give_each_ones_rows(table):
     assert bound.together([]) == []
 
 
-def test_a_pipeline_waits_on_its_socket_only_at_its_end(monkeypatch):
-    """The statements of a pipeline stay in libpq's buffer until its end, then go in one send:
-    psycopg's own pipeline polled the socket after each (about twice a statement)."""
+@pytest.fixture
+def waits(monkeypatch):
+    """The waits on the database's socket, one count for each wait psycopg's connection runs:
+    each value its generator yields is one."""
     import psycopg.connection
 
-    statements = [("SELECT %s + 1", [number]) for number in range(12)]
-    waits: list[int] = []
+    counts: list[int] = []
     polling = psycopg.connection.waiting.wait
 
     def counted(generator, fileno, **options):
-        def counting():  # each value the generator yields is a wait on the socket
+        def counting():
             waited = 0
             try:
                 wanted = next(generator)
@@ -100,15 +100,76 @@ def test_a_pipeline_waits_on_its_socket_only_at_its_end(monkeypatch):
             except StopIteration as done:
                 return done.value
             finally:
-                waits.append(waited)
+                counts.append(waited)
 
         return polling(counting(), fileno, **options)
 
-    bound.together(statements)  # prepared on this connection first
     monkeypatch.setattr(psycopg.connection.waiting, "wait", counted)
+    return counts
+
+
+def test_a_pipeline_waits_on_its_socket_only_at_its_end(waits):
+    """The statements of a pipeline go in one send, and their results are read once all have
+    come back: psycopg's own pipeline polled the socket after each (about twice a statement)."""
+    statements = [("SELECT %s + 1", [number]) for number in range(12)]
+    bound.together(statements)  # prepared on this connection first
+    waits.clear()
     assert bound.together(statements) == [[(number + 1,)] for number in range(12)]
     if POSTGRES:
-        assert 1 <= sum(waits) <= 2, waits  # the results, read once they are all sent back
+        assert 1 <= sum(waits) <= 2, waits
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_djangos_transaction_the_begin_goes_with_the_statements(table, waits):
+    """Where Django's ``atomic`` has sent nothing yet, the transaction's BEGIN goes in the
+    pipeline's one send rather than in a round trip of its own, and what the pipeline did is
+    the transaction's: rolled back with it."""
+    table_name = Table._meta.db_table
+    update = f"UPDATE {table_name} SET version = version + %s WHERE id = %s"
+    read = f"SELECT version FROM {table_name} WHERE id = %s"
+    bound.together([(update, [0, table.pk]), (read, [table.pk])])  # prepared first
+    with transaction.atomic():
+        before = len(waits)
+        found = bound.together([(update, [5, table.pk]), (read, [table.pk])])
+        pipeline_waits = waits[before:]
+        transaction.set_rollback(True)
+    assert found == [[], [(table.version + 5,)]]
+    assert Table.objects.get(pk=table.pk).version == table.version
+    if POSTGRES:
+        assert 1 <= sum(pipeline_waits) <= 2, pipeline_waits
+
+
+def test_a_value_that_cannot_be_sent_sends_nothing(table):
+    """On PostgreSQL every value is converted before the pipeline sends anything: a value
+    psycopg cannot send refuses the whole pipeline, none of whose statements ran."""
+    table_name = Table._meta.db_table
+    statements = [
+        (f"UPDATE {table_name} SET version = version + %s WHERE id = %s", [5, table.pk]),
+        ("SELECT %s", [object()]),
+    ]
+    with pytest.raises(DatabaseError):
+        bound.together(statements)
+    if POSTGRES:
+        assert Table.objects.get(pk=table.pk).version == table.version
+        assert bound.together([("SELECT %s", [1])]) == [[(1,)]]  # the connection works on
+
+
+def test_a_rollback_of_psycopgs_own_leaves_the_pipeline_preparing_again(table):
+    """psycopg deallocates every statement it prepared at a rollback; the pipeline's statements
+    are in psycopg's own account, so the next pipeline prepares them again."""
+    read = f"SELECT name FROM {Table._meta.db_table} WHERE id = %s AND %s = %s"
+    assert bound.together([(read, [table.pk, 1, 1])]) == [[("t",)]]
+
+    def renamed_then_rolled_back() -> None:
+        with transaction.atomic():
+            Table.objects.filter(pk=table.pk).update(name="u")
+            raise ZeroDivisionError  # Django rolls back, through psycopg
+
+    with pytest.raises(ZeroDivisionError):
+        renamed_then_rolled_back()
+    assert bound.together([(read, [table.pk, 2, 2])]) == [[("t",)]]
+    if POSTGRES:
+        assert len(prepared("AND $2 = $3")) == 1
 
 
 def test_writes_go_in_one_round_trip(table, make_player):

@@ -13,8 +13,8 @@ reads): a path that rolls back often prepares again each time (the clock's claim
 not due commits for that reason: cardroom/tables/runtime.py). ``together`` sends several
 statements in one pipeline, one round trip, in order, handed to the server in one send
 (accounts/sql/pipeline.py, with no cursor); their errors are raised at its end as Django's, as
-``execute`` raises them. ``cursor`` gives the cursor ``together`` uses first:
-read its rows before the next statement.
+``execute`` raises them. ``cursor`` gives a server-binding cursor for one statement at a
+time: read its rows before the next.
 
 These cursors dump every Python int as a bigint: psycopg otherwise picks smallint, integer or
 bigint by each value, and prepares a statement again for each combination of its parameters'

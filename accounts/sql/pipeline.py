@@ -16,7 +16,6 @@ transaction yet), the transaction's ``BEGIN`` goes first in the same send.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Generator, Sequence
 from typing import Any
 
@@ -65,10 +64,13 @@ def run(
             pgconn.pipeline_sync()
             results = raw.wait(_flushed_and_read(pgconn))
         except BaseException:
-            # The connection broke, or the wait was interrupted: leave pipeline mode if libpq
-            # can; if not, the connection fails its next check and Django replaces it.
-            with contextlib.suppress(errors.Error):
+            # The connection broke, or the wait was cut short: leave pipeline mode if libpq
+            # can; if results are left unread, close the connection, so that no later pipeline
+            # reads them as its own (its next use fails, and Django replaces it).
+            try:
                 pgconn.exit_pipeline_mode()
+            except errors.Error:
+                raw.close()
             raise
         pgconn.exit_pipeline_mode()
         found = _checked(raw, transformer if rows else None, expected, results, len(statements))

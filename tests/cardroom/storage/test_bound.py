@@ -172,6 +172,31 @@ def test_a_rollback_of_psycopgs_own_leaves_the_pipeline_preparing_again(table):
         assert len(prepared("AND $2 = $3")) == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_pipeline_cut_short_closes_its_connection_rather_than_leave_results_unread(
+    monkeypatch,
+):
+    """Results left unread on a connection would be read by its next pipeline as its own: a
+    pipeline cut short before reading them closes the connection instead, and Django opens a
+    new one."""
+    from accounts.sql import pipeline
+
+    statements = [("SELECT %s + 1", [number]) for number in range(3)]
+    assert bound.together(statements) == [[(1,)], [(2,)], [(3,)]]
+
+    def cut_short(pgconn):
+        raise RuntimeError("cut short")
+
+    monkeypatch.setattr(pipeline, "_flushed_and_read", cut_short)
+    if POSTGRES:
+        with pytest.raises(RuntimeError):
+            bound.together(statements)
+        assert connection.connection.closed
+        connection.close()  # as Django does with a connection that failed
+    monkeypatch.undo()
+    assert bound.together(statements) == [[(1,)], [(2,)], [(3,)]]
+
+
 def test_writes_go_in_one_round_trip(table, make_player):
     ann = make_player("ann")
     writes = Writes()

@@ -10,8 +10,9 @@ rollback covers these too), its loaders, and its errors.
 The contract (``run``): the statements are sent in order, in one send, and end with one sync;
 each gives its rows ([] for one that returns none); the first error is raised once every
 result has been read, as psycopg's pipeline raises it, and the connection is left out of
-pipeline mode. On a connection in a transaction psycopg would begin (not in autocommit, no
-transaction yet), the transaction's ``BEGIN`` goes first in the same send.
+pipeline mode; one cut short before its results were read is closed instead. On a connection in
+a transaction psycopg would begin (not in autocommit, no transaction yet), the transaction's
+``BEGIN`` goes first in the same send.
 """
 
 from __future__ import annotations

@@ -43,22 +43,19 @@ __all__ = ["cursor", "together"]
 
 Rows = list[tuple[Any, ...]]
 
-#: Per Django connection (each thread has its own): its psycopg connection and the server-binding
-#: cursors made for it, reused while that psycopg connection lasts.
-_MADE: weakref.WeakKeyDictionary[Any, tuple[Any, list[Any]]] = weakref.WeakKeyDictionary()
+#: Per Django connection (each thread has its own): its psycopg connection and the
+#: server-binding cursor made for it, reused while that psycopg connection lasts.
+_MADE: weakref.WeakKeyDictionary[Any, tuple[Any, Any]] = weakref.WeakKeyDictionary()
 
 
-def _bound(connection: Any, count: int) -> list[Any]:
-    """``count`` server-binding cursors of this thread's PostgreSQL connection."""
+def _bound(connection: Any) -> Any:
+    """The server-binding cursor of this thread's PostgreSQL connection."""
     connection.ensure_connection()
     raw = connection.connection
     made = _MADE.get(connection)
     if made is None or made[0] is not raw:
-        made = _MADE[connection] = (raw, [])
-    cursors = made[1]
-    while len(cursors) < count:
-        cursors.append(_new_cursor(connection, raw))
-    return cursors[:count]
+        made = _MADE[connection] = (raw, _new_cursor(connection, raw))
+    return made[1]
 
 
 def _new_cursor(connection: Any, raw: Any) -> Any:
@@ -87,7 +84,7 @@ def cursor() -> Iterator[Any]:
         with connection.cursor() as django_cursor:
             yield django_cursor
         return
-    (bound,) = _bound(connection, 1)
+    bound = _bound(connection)
     if connection.queries_logged:
         yield _LoggedCursor(bound, connection)
     else:
@@ -113,7 +110,7 @@ def together(
                 django_cursor.execute(sql, params or ())
                 found.append(django_cursor.fetchall() if django_cursor.description else [])
         return found if rows else []
-    (context,) = _bound(connection, 1)  # its adapters: the bigint dumper, the UTC loader
+    context = _bound(connection)  # its adapters: the bigint dumper, the UTC loader
     connection.validate_no_broken_transaction()
     with _logged(connection, context, statements), connection.wrap_database_errors:
         found = pipeline.run(connection.connection, context, statements, rows=rows)

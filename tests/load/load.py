@@ -541,8 +541,8 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
         result["database_cpu_ms_per_hand"] = ms_per_hand(after - database, result["hands"])
     seated = result["seated_window"]
     result["server_cpu_ms_per_hand_seated"] = (
-        round(1000 * seated["cpu_seconds"] / seated["hands"], 1)
-        if seated and seated["hands"] and servers is not None
+        ms_per_hand(seated["cpu_seconds"], seated["hands"])
+        if seated and servers is not None
         else None
     )
     result["settle_seconds"] = await settle(plan)

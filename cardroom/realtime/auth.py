@@ -205,6 +205,12 @@ class SessionAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
         scope["login_read_at"] = logins.clock()  # the session is read from here on
+        if scope["session"].session_key is None:
+            # No session cookie: Channels' look-up would find no user without a query. A
+            # program's socket (a bearer token) never has one, so its handshake makes no trip
+            # to the pool for it.
+            scope["user"]._wrapped = AnonymousUser()
+            return
         scope["user"]._wrapped = await in_read_thread(get_user.func, scope)
 
 

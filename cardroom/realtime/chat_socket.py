@@ -35,7 +35,10 @@ from cardroom.realtime.protocol import encode_frame, error_frame
 from cardroom.realtime.threads import in_read_thread, in_writes_thread
 from games.words import sentence_of
 
-__all__ = ["CHAT_TYPES", "ApiChat", "ChatSocket", "PageChat", "chat_group"]
+__all__ = ["CHAT_TYPES", "ApiChat", "ChatRead", "ChatSocket", "PageChat", "chat_group"]
+
+#: A viewer's chat as read: the recent lines, the ids they muted, the muted players' names.
+ChatRead = tuple[list[dict[str, Any]], set[int], list[str]]
 
 #: The client messages the chat answers (cardroom/realtime/protocol.py lets them through).
 CHAT_TYPES = frozenset({"chat", "chat_mute", "chat_unmute"})
@@ -70,13 +73,17 @@ class ChatSocket:
     say: Callable[[str], str]
     send: Callable[..., Awaitable[None]]
 
-    async def chat_open(self) -> None:
-        """On connect, after the state: join the viewer's group, read their mutes, send the
-        recent lines."""
+    async def chat_join(self) -> None:
+        """On connect, before the viewer's chat is read (``chat_read``): join their group, so
+        that a change of their mutes made after the read reaches this socket."""
         assert self.user_id is not None
         await self.channel_layer.group_add(chat_group(self.user_id), self.channel_name)
         self.chat_joined = True
-        sent = await self.chat_reread()
+
+    async def chat_open(self, read: ChatRead) -> None:
+        """On connect, after the state: the recent lines of ``read`` (``chat_read``, made
+        after ``chat_join``) without the muted players', then the lines said meanwhile."""
+        sent = await self._chat_send(read)
         # The lines said while the socket opened, after the recent lines and once the mutes
         # are known: those the recent lines did not hold, none of a muted player's.
         waiting, self.chat_waiting = self.chat_waiting, None
@@ -92,12 +99,17 @@ class ChatSocket:
     async def chat_reread(self) -> set[int]:
         """Read the viewer's mutes and send the recent lines without the muted players'; the
         ids of the lines sent."""
-        lines, muted, names = await in_read_thread(self._chat_read)
+        return await self._chat_send(await in_read_thread(self.chat_read))
+
+    async def _chat_send(self, read: ChatRead) -> set[int]:
+        lines, muted, names = read
         self.chat_muted = frozenset(muted)
         await self.chat_history(lines, names)
         return {line["id"] for line in lines}
 
-    def _chat_read(self) -> tuple[list[dict[str, Any]], set[int], list[str]]:
+    def chat_read(self) -> ChatRead:
+        """The viewer's recent lines at this table, their mutes and the muted players' names (a
+        database read: in the pool)."""
         assert self.user_id is not None
         lines, muted = lines_seen_by(table_id=self.table_id, user_id=self.user_id)
         return lines, muted, muted_names(self.user_id) if muted else []

@@ -38,7 +38,7 @@ from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
 from cardroom.presentation.pages import page_context
 from cardroom.realtime import freshness
 from cardroom.realtime.auth import NOT_LOGGED_IN, REVOKED, token_group
-from cardroom.realtime.chat_socket import CHAT_TYPES, ApiChat, ChatSocket, PageChat
+from cardroom.realtime.chat_socket import CHAT_TYPES, ApiChat, ChatRead, ChatSocket, PageChat
 from cardroom.realtime.fanout import feed, starve
 from cardroom.realtime.logins import (
     LOGIN_ENDED,
@@ -60,7 +60,7 @@ from cardroom.realtime.protocol import (
     id_key,
     parse_message,
 )
-from cardroom.realtime.snapshot_reads import shared_snapshot
+from cardroom.realtime.snapshot_reads import shared_snapshot, shared_snapshot_and
 from cardroom.realtime.threads import in_action_thread, in_read_thread, in_writes_thread
 from cardroom.tables.held import PRESENCE, held_act
 from cardroom.tables.presence import seat_connections_count
@@ -188,10 +188,13 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             # Revoking the token closes this socket (cardroom/realtime/auth.py, token_revoke).
             self.token_group = token_group(token_id)
             await self.channel_layer.group_add(self.token_group, self.channel_name)
+        # The viewer's chat group too, before the read of their lines and mutes: no line or
+        # mute falls between the two (chat_socket.py).
+        await self.chat_join()
         # The first read comes after joining the group, so no version falls between the two,
         # and it answers whether the table exists: no query of its own before.
         try:
-            snapshot = await self.read_snapshot()
+            snapshot, chat = await self.read_opening()
         except Table.DoesNotExist:
             await self.refuse(4404)  # disconnect() leaves the groups, as for any socket
             return
@@ -207,7 +210,7 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         OPEN_SOCKETS.labels(kind=self.socket_kind).inc()
         try:
             await self.push_state(force=True, snapshot=snapshot)
-            await self.chat_open()  # the recent lines, after the state (chat_socket.py)
+            await self.chat_open(chat)  # the recent lines, after the state (chat_socket.py)
         except Exception:
             # As for a first read that fails (above): closed as a server error, which a
             # client retries, so that disconnect() leaves the groups and the counts.
@@ -456,6 +459,11 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         that ask at the same moment (cardroom/realtime/snapshot_reads.py)."""
         return await shared_snapshot(self.table_id)
 
+    async def read_opening(self) -> tuple[dict[str, Any], ChatRead]:
+        """The socket's first read: the table's snapshot as ``read_snapshot`` reads it, and
+        the viewer's chat after it, in one trip to the pool."""
+        return await shared_snapshot_and(self.table_id, self.chat_read)
+
     def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:
         """The latest snapshot; what a version did not change (the log of hands, a
         tournament's state) carries."""
@@ -581,6 +589,14 @@ class TablePageConsumer(PageChat, _TableConsumer):
         # later versions carry it when it moves.
         self.bankroll = await in_read_thread(bankroll_balance, user=self.scope["user"])
         return snapshot
+
+    async def read_opening(self) -> tuple[dict[str, Any], ChatRead]:
+        # The bankroll as ``read_snapshot`` reads it, in the same trip as the rest.
+        snapshot, (chat, self.bankroll) = await shared_snapshot_and(self.table_id, self._page_reads)
+        return snapshot, chat
+
+    def _page_reads(self) -> tuple[ChatRead, int]:
+        return self.chat_read(), bankroll_balance(user=self.scope["user"])
 
     def keep(self, snapshot: dict[str, Any]) -> dict[str, Any]:
         kept = super().keep(snapshot)

@@ -20,6 +20,7 @@ from channels.layers import get_channel_layer
 from accounts.services import user_create
 from cardroom.realtime import fanout
 from cardroom.realtime.auth import token_create
+from cardroom.realtime.chat_socket import chat_group
 from cardroom.realtime.consumers import TableApiConsumer
 from cardroom.tables.runtime import table_act
 from tests.accounts.sockets import a_table, open_socket
@@ -118,19 +119,19 @@ async def test_a_version_that_comes_while_the_chat_is_read_follows_the_chat_hist
     then any newer state, even when the hub brings that version while the chat is read."""
     table = await a_table()
     ann = await sync_to_async(user_create)(username="ann")
-    real = TableApiConsumer.chat_reread
+    real = TableApiConsumer.chat_open
     delivered = asyncio.Event()
 
-    async def reread_while_a_version_comes(self):
+    async def open_while_a_version_comes(self, read):
         if not delivered.is_set():
             await sync_to_async(table_act)(
                 table_id=table, user=ann, action={"kind": "sit", "buy_in": 20_000}
             )
             await asyncio.sleep(0.3)  # time for the hub to hand the version to this socket
             delivered.set()
-        await real(self)
+        await real(self, read)
 
-    monkeypatch.setattr(TableApiConsumer, "chat_reread", reread_while_a_version_comes)
+    monkeypatch.setattr(TableApiConsumer, "chat_open", open_while_a_version_comes)
     token = await sync_to_async(token_create)(user=ann)
     socket, first = await open_socket(table, token=token)  # asserts the chat comes second
     assert json.loads(first["text"])["version"] == 0
@@ -169,10 +170,10 @@ async def test_a_socket_whose_first_read_fails_is_closed_as_a_server_error_and_c
     user = await sync_to_async(user_create)(username="ann")
     token = await sync_to_async(token_create)(user=user)
 
-    async def failing(table_id: int) -> dict:
+    async def failing(table_id: int, also: object) -> dict:
         raise DatabaseError("the database went away")
 
-    monkeypatch.setattr(consumers, "shared_snapshot", failing)
+    monkeypatch.setattr(consumers, "shared_snapshot_and", failing)
     socket, first = await open_socket(table, token=token)
     assert first["type"] == "websocket.close" and first["code"] == 1011
     hub = await fanout._hub()
@@ -201,7 +202,7 @@ async def test_lines_said_while_a_socket_opens_follow_its_chat_history_without_t
             table_id=table, user=user, action={"kind": "sit", "buy_in": 20_000}
         )
     await sync_to_async(mute_add)(muter=ann, name="ben")
-    real = TableApiConsumer._chat_read
+    real = TableApiConsumer.chat_read
     group = f"table-{table}"
 
     def read_then_lines_come(self):
@@ -214,7 +215,7 @@ async def test_lines_said_while_a_socket_opens_follow_its_chat_history_without_t
         time.sleep(0.3)  # time for the hub to hand the lines to the opening socket
         return read
 
-    monkeypatch.setattr(TableApiConsumer, "_chat_read", read_then_lines_come)
+    monkeypatch.setattr(TableApiConsumer, "chat_read", read_then_lines_come)
     token = await sync_to_async(token_create)(user=ann)
     socket, first = await open_socket(table, token=token)  # asserts the chat's lines come second
     assert json.loads(first["text"])["type"] == "state"
@@ -226,9 +227,9 @@ async def test_lines_said_while_a_socket_opens_follow_its_chat_history_without_t
 async def test_a_socket_whose_chat_read_fails_is_closed_as_a_server_error_and_cleaned_up(
     monkeypatch,
 ):
-    """A database error once the socket is accepted (its chat's recent lines) closes it with
-    1011, and its disconnect leaves the table's group and the open logins, as for a failed
-    first read."""
+    """A database error in the chat's part of the first read (its recent lines, read with the
+    snapshot) closes the socket with 1011 before any state, and its disconnect leaves the
+    table's group, the viewer's chat group and the open logins, as for a failed snapshot."""
     from channels.testing import WebsocketCommunicator
     from django.db import DatabaseError
 
@@ -242,7 +243,7 @@ async def test_a_socket_whose_chat_read_fails_is_closed_as_a_server_error_and_cl
     def failing(self):
         raise DatabaseError("the database went away")
 
-    monkeypatch.setattr(TableApiConsumer, "_chat_read", failing)
+    monkeypatch.setattr(TableApiConsumer, "chat_read", failing)
     socket = WebsocketCommunicator(
         from_address("10.0.0.1"),
         f"/ws/api/tables/{table}/",
@@ -250,12 +251,11 @@ async def test_a_socket_whose_chat_read_fails_is_closed_as_a_server_error_and_cl
     )
     connected, _ = await socket.connect(timeout=5)
     assert connected
-    state = await socket.receive_output(5)
-    assert json.loads(state["text"])["type"] == "state"
     closed = await socket.receive_output(5)
     assert closed == {"type": "websocket.close", "code": 1011}
     await socket.disconnect()
     hub = await fanout._hub()
     assert f"table-{table}" not in hub.fed
     assert members(f"table-{table}") == set()
+    assert members(chat_group(user.pk)) == set()
     assert not +logins._open.get(asyncio.get_running_loop(), Counter())

@@ -163,7 +163,15 @@ async def test_a_version_after_a_gap_is_read_whole_and_the_next_one_built_from_i
         reads.append(snapshot["version"])
         return snapshot
 
+    real_opening = _TableConsumer.read_opening
+
+    async def counted_opening(self):  # the socket's first read, with its chat's
+        snapshot, chat = await real_opening(self)
+        reads.append(snapshot["version"])
+        return snapshot, chat
+
     monkeypatch.setattr(_TableConsumer, "read_snapshot", counted)
+    monkeypatch.setattr(_TableConsumer, "read_opening", counted_opening)
     table = await a_table()
     token = await sync_to_async(token_create)(user=alice)
     socket, _ = await open_socket(table, token=token)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -10,7 +11,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 import cardroom.realtime.snapshot_reads
-from cardroom.realtime.snapshot_reads import shared_snapshot
+from cardroom.realtime.snapshot_reads import shared_snapshot, shared_snapshot_and
 from cardroom.tables.runtime import table_create
 
 
@@ -69,3 +70,84 @@ async def test_every_asker_gets_the_reads_error_and_a_closed_socket_cancels_nobo
     assert (await stays)["id"] == table.pk
     with pytest.raises(asyncio.CancelledError):
         await gone
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_askers_own_reads_go_in_the_shared_trip_after_the_snapshot_each_to_its_asker(
+    monkeypatch,
+):
+    """``shared_snapshot_and``: the askers of one read each have their own read made in the
+    same trip to the pool, after the snapshot; an asker's failed read is that asker's alone."""
+    from cardroom.realtime import threads
+
+    table = await sync_to_async(new_table)()
+    trips: list[str] = []
+    order: list[str] = []
+    real_kept = threads._kept
+
+    def counted(work, arguments):
+        trips.append("trip")
+        return real_kept(work, arguments)
+
+    monkeypatch.setattr(threads, "_kept", counted)
+    real = cardroom.realtime.snapshot_reads.snapshot_from_db
+
+    def snapshot_first(row):
+        order.append("snapshot")
+        return real(row)
+
+    monkeypatch.setattr(cardroom.realtime.snapshot_reads, "snapshot_from_db", snapshot_first)
+
+    def own(name):
+        def read():
+            order.append(name)
+            if name == "bad":
+                raise LookupError(name)
+            return name.upper()
+
+        return read
+
+    asked = [shared_snapshot_and(table.pk, own(name)) for name in ("ann", "bad", "cat")]
+    ann, bad, cat = await asyncio.gather(*asked, return_exceptions=True)
+    assert trips == ["trip"] and order == ["snapshot", "ann", "bad", "cat"]
+    assert ann[1] == "ANN" and cat[1] == "CAT"
+    assert ann[0] is cat[0] and ann[0]["id"] == table.pk
+    assert isinstance(bad, LookupError)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_snapshots_error_reaches_every_asker_and_no_askers_read_is_made():
+    from cardroom.models import Table
+
+    made: list[str] = []
+    asked = [shared_snapshot_and(10**6, lambda: made.append("read")) for _ in range(2)]
+    outcomes = await asyncio.gather(*asked, return_exceptions=True)
+    assert [type(outcome) for outcome in outcomes] == [Table.DoesNotExist] * 2
+    assert made == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_token_handshake_goes_to_the_pool_twice(monkeypatch):
+    """A program's socket opens with two trips to the reads' pool: its token, then the
+    table's snapshot with the viewer's chat; no trip for a session it does not have."""
+    from accounts.services import user_create
+    from cardroom.realtime import threads, token_stamps
+    from cardroom.realtime.auth import token_create
+    from tests.accounts.sockets import open_socket
+
+    monkeypatch.setattr(token_stamps, "STAMP_DELAY_SECONDS", 30.0)  # not during the handshake
+    table = await sync_to_async(new_table)()
+    ann = await sync_to_async(user_create)(username="ann")
+    token = await sync_to_async(token_create)(user=ann)
+    trips: list[str] = []
+    real_kept = threads._kept
+
+    def counted(work, arguments):
+        trips.append(getattr(work, "func", work).__name__)
+        return real_kept(work, arguments)
+
+    monkeypatch.setattr(threads, "_kept", counted)
+    socket, first = await open_socket(table.pk, token=token)  # asserts the chat's lines follow
+    assert json.loads(first["text"])["type"] == "state"
+    assert len(trips) == 2, trips
+    await socket.disconnect()

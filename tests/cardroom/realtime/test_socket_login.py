@@ -36,7 +36,8 @@ async def test_a_token_login_over_a_socket_stamps_last_used(monkeypatch):
 
 
 async def test_a_session_login_is_read_in_the_pool(monkeypatch):
-    """The session's user is read off Channels' one database thread (SQLite's writers')."""
+    """The session's user is read off Channels' one database thread (SQLite's writers'), and
+    not read at all when the socket has no session."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
@@ -62,11 +63,16 @@ async def test_a_session_login_is_read_in_the_pool(monkeypatch):
     async def app(scope, receive, send):
         seen["user"] = scope["user"]
 
-    for stored in (session, SessionStore()):  # logged in; no login
+    # Logged in; a cookie naming no session (read, and found to be no login); no cookie.
+    stores = {"in": session, "unknown": SessionStore("no-such-session"), "none": SessionStore()}
+    for name, stored in stores.items():
         await SessionAuthMiddleware(app)({"type": "websocket", "session": stored}, None, None)
-        seen[stored is session] = (seen["user"].is_authenticated, seen["user"].pk)
-    assert seen[True] == (True, ann.pk) and seen[False] == (False, None)
-    assert asked == ["get_user", "get_user"]  # the reads' pool, not Channels' one thread
+        seen[name] = (seen["user"].is_authenticated, seen["user"].pk)
+    assert seen["in"] == (True, ann.pk)
+    assert seen["unknown"] == seen["none"] == (False, None)
+    # The reads' pool, not Channels' one thread; with no session key, no read at all (a
+    # bearer token's socket).
+    assert asked == ["get_user", "get_user"]
 
 
 async def test_the_stamps_of_handshakes_close_together_are_one_update(monkeypatch):

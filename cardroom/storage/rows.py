@@ -10,8 +10,10 @@ the difference (``tests/cardroom/storage/test_rows.py`` compares them with the O
 
 from __future__ import annotations
 
+import threading
 import weakref
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -27,6 +29,7 @@ from cardroom.models.responsible import PlayerLimits
 from cardroom.storage.payments import Movement
 
 __all__ = [
+    "LookUp",
     "bankroll_balances",
     "chat_of_viewer",
     "due_table_and_seats_locked",
@@ -35,6 +38,7 @@ __all__ = [
     "hand_numbering",
     "held_seats",
     "open_commitment",
+    "read_ahead",
     "rows_where",
     "seat_connections",
     "seats_online",
@@ -111,15 +115,52 @@ def table_and_seats_locked(table_id: int) -> tuple[Table, dict[int, Seat]]:
     """``table_row_locked``, then ``held_seats`` read after the lock is granted: on PostgreSQL
     in one round trip (two statements in one pipeline, the second run once the first has its
     lock, so it sees what the lock's previous holder committed: accounts/sql/bound.py);
-    elsewhere in two."""
+    elsewhere in two. Inside ``read_ahead``, its look-ups go in the same round trip."""
     lock = bool(connection.features.has_select_for_update_of)
-    table_rows, seat_rows = bound.together(
+    wanted, _ahead.wanted = _ahead.wanted, ()
+    table_rows, seat_rows, *looked_up = bound.together(
         [
             (_table_sql(connection.vendor, lock), [table_id]),
             (_seats_sql(connection.vendor), [table_id]),
+            *(
+                (_where_sql(model, column, connection.vendor), [value])
+                for model, column, value in wanted
+            ),
         ]
     )
+    if wanted:
+        _ahead.rows = dict(zip(wanted, looked_up, strict=True))
     return _table_from(table_rows, table_id), _held_seats(seat_rows)
+
+
+#: A look-up of ``rows_where``: the model, the column and its value.
+LookUp = tuple[type[Model], str, Any]
+
+
+class _Ahead(threading.local):
+    """This thread's look-ups to read with the next table lock (``read_ahead``), and once
+    read, their rows until ``rows_where`` takes them."""
+
+    wanted: tuple[LookUp, ...] = ()
+    rows: dict[LookUp, list[tuple[Any, ...]]] | None = None
+
+
+_ahead = _Ahead()
+
+
+@contextmanager
+def read_ahead(*wanted: LookUp) -> Iterator[None]:
+    """Inside a transaction: the next ``table_and_seats_locked`` makes these look-ups of
+    ``rows_where`` in its own round trip, once the lock is granted, and the first
+    ``rows_where`` of each in the block takes those rows rather than reading again (a later
+    one reads, so it sees what the transaction wrote since). Left on leaving the block: no
+    rows read ahead outlive it. A sit's look-ups, the table's wait list and the player's
+    limits (cardroom/tables/runtime.py), cost a round trip each without it."""
+    _ahead.wanted, _ahead.rows = wanted, None
+    try:
+        yield
+    finally:
+        _ahead.wanted, _ahead.rows = (), None
 
 
 def table_seats_and_accounts_locked(
@@ -498,8 +539,9 @@ def rows_where(model: type[Model], column: str, value: Any) -> list[Model]:
     own instances: for the small look-ups a sit makes (the player's limits, the table's wait
     list), whose ORM query cost more than the database's work."""
     read = _readers((_Part(model),))[0]
-    rows = (read(row) for row in _fetch(_where_sql(model, column, connection.vendor), value))
-    return [row for row in rows if row is not None]
+    ahead = _ahead.rows.pop((model, column, value), None) if _ahead.rows else None
+    found = _fetch(_where_sql(model, column, connection.vendor), value) if ahead is None else ahead
+    return [row for row in map(read, found) if row is not None]
 
 
 def chat_of_viewer(table_id: int, user_id: int, limit: int) -> tuple[list[ChatLine], set[int]]:

@@ -47,12 +47,16 @@ from cardroom.models import (
     Table,
     TableAction,
     TableStatus,
+    WaitingPlayer,
 )
+from cardroom.models.responsible import PlayerLimits
 from cardroom.storage.rows import (
+    LookUp,
     bankroll_balances,
     due_table_and_seats_locked,
     hand_numbering,
     held_seats,
+    read_ahead,
     table_and_seats_locked,
     table_row_locked,
 )
@@ -314,8 +318,9 @@ def _apply(
     try:
         with transaction.atomic():
             if not claim:
-                table, seats = locked_table_and_seats(table_id)
-                return _apply_to(table, seats, action, user, now, action_id, present)
+                with read_ahead(*_sit_look_ups(table_id, user, action)):
+                    table, seats = locked_table_and_seats(table_id)
+                    return _apply_to(table, seats, action, user, now, action_id, present)
             now = now or timezone.now()
             if (due := due_table_and_seats_locked(table_id, now)) is not None:
                 table, seats = _with_open_hand(due[0]), due[1]
@@ -331,6 +336,15 @@ def _apply(
         if (earlier := _repeated(table_id, user, action_id)) is not None:
             return earlier
         raise
+
+
+def _sit_look_ups(table_id: int, user: User | None, action: JSON) -> tuple[LookUp, ...]:
+    """What a player's ``sit`` looks up under the table's lock, read with the lock: the
+    table's wait list (cardroom/waitlist/services.py, ``sit_refusal``) and the player's limits
+    (cardroom/responsible/checks.py, ``guard_stake``)."""
+    if user is None or action.get("kind") != "sit":
+        return ()
+    return (WaitingPlayer, "table_id", table_id), (PlayerLimits, "user_id", user.pk)
 
 
 def locked_table(table_id: int) -> Table:

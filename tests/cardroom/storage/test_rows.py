@@ -154,6 +154,62 @@ def test_rows_where_reads_the_orms_instances(make_player):
     assert rows_where(PlayerLimits, "user_id", ben.pk) == []
 
 
+@pytest.mark.django_db(transaction=True)
+def test_look_ups_read_ahead_come_with_the_lock_once_and_never_outlive_their_block(make_player):
+    """``read_ahead``: the look-ups go with the table's lock (no statement of their own); the
+    first ``rows_where`` of each takes those rows, a second reads again and sees what the
+    transaction wrote; outside the block nothing read ahead is taken."""
+    from django.db import transaction
+
+    from cardroom.models.waitlist import WaitingPlayer
+    from cardroom.storage.rows import read_ahead, rows_where, table_and_seats_locked
+
+    ann, ben = make_player("ann"), make_player("ben")
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 2}, name="Ahead"
+    )
+    now = timezone.now()
+    WaitingPlayer.objects.create(table=table, user=ben, joined=now)
+    PlayerLimits.objects.create(user=ann, loss_day=5_000, reality_acknowledged=now)
+    line, limits = (WaitingPlayer, "table_id", table.pk), (PlayerLimits, "user_id", ann.pk)
+    with transaction.atomic(), read_ahead(line, limits):
+        with CaptureQueriesContext(connection) as captured:
+            table_and_seats_locked(table.pk)
+            waiting = rows_where(*line)
+            (limit,) = rows_where(*limits)
+        # The lock's read and its look-ups: one round trip on PostgreSQL (one entry).
+        on_postgres = connection.vendor == "postgresql"
+        assert len(captured.captured_queries) == (1 if on_postgres else 4)
+        assert [row.user_id for row in waiting] == [ben.pk] and limit.loss_day == 5_000
+        WaitingPlayer.objects.filter(user=ben).delete()
+        with CaptureQueriesContext(connection) as again:
+            assert rows_where(*line) == []  # read again: the transaction's own delete shows
+        assert len(again.captured_queries) == 1
+    WaitingPlayer.objects.create(table=table, user=ben, joined=now)
+    with transaction.atomic(), read_ahead(line):
+        table_and_seats_locked(table.pk)  # read ahead, and left untaken
+    with transaction.atomic():
+        WaitingPlayer.objects.filter(user=ben).delete()
+        assert rows_where(*line) == []  # not the rows left from the block before
+
+
+@pytest.mark.django_db
+def test_a_sits_look_ups_go_with_the_tables_lock(make_player):
+    """A sit reads the table's wait list and the player's limits with the table's lock: on
+    PostgreSQL no round trip of their own."""
+    ann = make_player("ann")
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 2}, name="Sit"
+    )
+    with CaptureQueriesContext(connection) as captured:
+        table_act(table_id=table.pk, user=ann, action={"kind": "sit", "buy_in": 20_000})
+    statements = [query["sql"] for query in captured.captured_queries]
+    (line,) = [sql for sql in statements if '"cardroom_waitingplayer"' in sql]  # read once
+    assert Seat.objects.get(table=table).user_id == ann.pk
+    if connection.vendor == "postgresql":  # in the lock's own round trip (one pipeline)
+        assert "FOR UPDATE" in line and line.count('FROM "cardroom_playerlimits"') == 1
+
+
 @pytest.mark.django_db
 def test_hand_numbering_is_the_last_hand_and_the_open_round(make_player):
     from cardroom.models import Hand, Round

@@ -211,7 +211,17 @@ class SessionAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
             # to the pool for it.
             scope["user"]._wrapped = AnonymousUser()
             return
-        scope["user"]._wrapped = await in_read_thread(get_user.func, scope)
+        # The two-factor check (``TokenAuthMiddleware``) in the same trip to the pool.
+        user, passes = await in_read_thread(_session_login, scope)
+        scope["user"]._wrapped = user
+        scope["session_passes"] = passes
+
+
+def _session_login(scope: dict[str, Any]) -> tuple[Any, bool]:
+    """The session's user as Channels reads it, and whether the session may act for them
+    (``session_passes``; True where there is no user)."""
+    user = get_user.func(scope)
+    return user, not user.is_authenticated or session_passes(user, scope["session"])
 
 
 def session_and_token_auth(inner: Any) -> Any:
@@ -245,8 +255,12 @@ class TokenAuthMiddleware:
         user = scope.get("user")
         if user is not None and user.is_authenticated:
             # Off the one thread Channels keeps for database work: reads, mostly, and a
-            # handshake must not queue behind the actions.
-            if not await in_read_thread(session_passes, user, scope["session"]):
+            # handshake must not queue behind the actions. Read with the session's user
+            # (``SessionAuthMiddleware``) where that middleware read it.
+            passes = scope.get("session_passes")
+            if passes is None:
+                passes = await in_read_thread(session_passes, user, scope["session"])
+            if not passes:
                 scope = {
                     **scope,
                     "user": AnonymousUser(),

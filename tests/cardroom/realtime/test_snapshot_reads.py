@@ -151,3 +151,33 @@ async def test_a_token_handshake_goes_to_the_pool_twice(monkeypatch):
     assert json.loads(first["text"])["type"] == "state"
     assert len(trips) == 2, trips
     await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_socket_with_a_session_goes_to_the_pool_twice(monkeypatch):
+    """A browser's table page opens its socket with two trips to the reads' pool: the
+    session's user with its two-factor check, then the snapshot with the viewer's chat and
+    bankroll."""
+    from django.test import Client as Browser
+
+    from accounts.services import user_create
+    from cardroom.realtime import threads
+    from tests.accounts.sockets import open_socket, session_cookie
+
+    table = await sync_to_async(new_table)()
+    ann = await sync_to_async(user_create)(username="ann")
+    browser = Browser()
+    await sync_to_async(browser.force_login)(ann)
+    cookie = await session_cookie(browser)
+    trips: list[str] = []
+    real_kept = threads._kept
+
+    def counted(work, arguments):
+        trips.append("trip")
+        return real_kept(work, arguments)
+
+    monkeypatch.setattr(threads, "_kept", counted)
+    socket, first = await open_socket(table.pk, cookie=cookie, page=True)
+    assert first["type"] == "websocket.send" and "$1,000.00</a>" in first["text"]  # the bankroll
+    assert len(trips) == 2, trips
+    await socket.disconnect()

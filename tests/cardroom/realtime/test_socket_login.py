@@ -72,7 +72,7 @@ async def test_a_session_login_is_read_in_the_pool(monkeypatch):
     assert seen["unknown"] == seen["none"] == (False, None)
     # The reads' pool, not Channels' one thread; with no session key, no read at all (a
     # bearer token's socket).
-    assert asked == ["get_user", "get_user"]
+    assert asked == ["_session_login", "_session_login"]
 
 
 async def test_the_stamps_of_handshakes_close_together_are_one_update(monkeypatch):

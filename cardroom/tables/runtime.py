@@ -318,7 +318,7 @@ def _apply(
     try:
         with transaction.atomic():
             if not claim:
-                with read_ahead(*_sit_look_ups(table_id, user, action)):
+                with read_ahead(*_sit_look_ups(table_id, [Request(user, action)])):
                     table, seats = locked_table_and_seats(table_id)
                     return _apply_to(table, seats, action, user, now, action_id, present)
             now = now or timezone.now()
@@ -338,13 +338,20 @@ def _apply(
         raise
 
 
-def _sit_look_ups(table_id: int, user: User | None, action: JSON) -> tuple[LookUp, ...]:
-    """What a player's ``sit`` looks up under the table's lock, read with the lock: the
-    table's wait list (cardroom/waitlist/services.py, ``sit_refusal``) and the player's limits
+def _sit_look_ups(table_id: int, requests: Sequence[Request]) -> tuple[LookUp, ...]:
+    """What the players' ``sit`` requests look up under the table's lock, read with the lock:
+    the table's wait list (cardroom/waitlist/services.py, ``sit_refusal``: the first sit takes
+    it, a later one reads it again, after the sits before it) and each player's limits
     (cardroom/responsible/checks.py, ``guard_stake``)."""
-    if user is None or action.get("kind") != "sit":
+    sitters = [
+        request.user.pk
+        for request in requests
+        if request.user is not None and request.action.get("kind") == "sit"
+    ]
+    if not sitters:
         return ()
-    return (WaitingPlayer, "table_id", table_id), (PlayerLimits, "user_id", user.pk)
+    limits = [(PlayerLimits, "user_id", user_id) for user_id in dict.fromkeys(sitters)]
+    return ((WaitingPlayer, "table_id", table_id), *limits)
 
 
 def locked_table(table_id: int) -> Table:
@@ -455,7 +462,7 @@ def table_act_many(
         # and most batches are one action: a table with nothing in flight sends at once).
         return [_alone(table_id, batch[0])]
     answers: list[Outcome | Exception] = []
-    with transaction.atomic():
+    with transaction.atomic(), read_ahead(*_sit_look_ups(table_id, batch)):
         table: Table | None = None
         seats: dict[int, Seat] = {}
         for user, action, action_id, present in batch:

@@ -194,6 +194,33 @@ def test_look_ups_read_ahead_come_with_the_lock_once_and_never_outlive_their_blo
 
 
 @pytest.mark.django_db
+def test_a_batch_of_sits_reads_every_players_limits_with_the_tables_lock(make_player):
+    """Sits applied together: each player's limits, and the wait list for the first of them,
+    come with the table's lock; a later sit reads the wait list again, after the sits before
+    it (one of them may have left the line)."""
+    from cardroom.tables.runtime import Request, table_act_many
+
+    players = [make_player(name) for name in ("ann", "ben", "cat")]
+    table = table_create(
+        game="guts", preset="survivor", options={"ante": 100, "seats": 4}, name="Sits"
+    )
+    sits = [Request(player, {"kind": "sit", "buy_in": 20_000}) for player in players]
+    with CaptureQueriesContext(connection) as captured:
+        answers = table_act_many(table_id=table.pk, requests=sits)
+    assert [answer.version for answer in answers] == [1, 2, 3]
+    statements = [query["sql"] for query in captured.captured_queries]
+    with_lock = [sql for sql in statements if 'FROM "cardroom_waitingplayer"' in sql][:1]
+    alone = [sql for sql in statements if sql.startswith('SELECT "cardroom_playerlimits"')]
+    line = [sql for sql in statements if sql.startswith('SELECT "cardroom_waitingplayer"')]
+    if connection.vendor == "postgresql":
+        assert "FOR UPDATE" in with_lock[0]
+        assert with_lock[0].count('FROM "cardroom_playerlimits"') == 3 and alone == []
+        assert len(line) == 2  # the second and third sits
+    else:  # each statement of the lock's read is one entry here
+        assert len(alone) == 3 and len(line) == 3
+
+
+@pytest.mark.django_db
 def test_a_sits_look_ups_go_with_the_tables_lock(make_player):
     """A sit reads the table's wait list and the player's limits with the table's lock: on
     PostgreSQL no round trip of their own."""

@@ -15,6 +15,22 @@ from cardroom.realtime.snapshot_reads import shared_snapshot, shared_snapshot_an
 from cardroom.tables.runtime import table_create
 
 
+@pytest.fixture
+def trips(monkeypatch) -> list[str]:
+    """Each trip to a pool of threads (``_kept`` in cardroom/realtime/threads.py), counted."""
+    from cardroom.realtime import threads
+
+    made: list[str] = []
+    real_kept = threads._kept
+
+    def counted(work, arguments):
+        made.append("trip")
+        return real_kept(work, arguments)
+
+    monkeypatch.setattr(threads, "_kept", counted)
+    return made
+
+
 def new_table():
     return table_create(game="guts", preset="survivor", options={"ante": 100}, name="Shared")
 
@@ -74,22 +90,12 @@ async def test_every_asker_gets_the_reads_error_and_a_closed_socket_cancels_nobo
 
 @pytest.mark.django_db(transaction=True)
 async def test_askers_own_reads_go_in_the_shared_trip_after_the_snapshot_each_to_its_asker(
-    monkeypatch,
+    monkeypatch, trips
 ):
     """``shared_snapshot_and``: the askers of one read each have their own read made in the
     same trip to the pool, after the snapshot; an asker's failed read is that asker's alone."""
-    from cardroom.realtime import threads
-
     table = await sync_to_async(new_table)()
-    trips: list[str] = []
     order: list[str] = []
-    real_kept = threads._kept
-
-    def counted(work, arguments):
-        trips.append("trip")
-        return real_kept(work, arguments)
-
-    monkeypatch.setattr(threads, "_kept", counted)
     real = cardroom.realtime.snapshot_reads.snapshot_from_db
 
     def snapshot_first(row):
@@ -127,11 +133,11 @@ async def test_the_snapshots_error_reaches_every_asker_and_no_askers_read_is_mad
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_token_handshake_goes_to_the_pool_twice(monkeypatch):
+async def test_a_token_handshake_goes_to_the_pool_twice(monkeypatch, trips):
     """A program's socket opens with two trips to the reads' pool: its token, then the
     table's snapshot with the viewer's chat; no trip for a session it does not have."""
     from accounts.services import user_create
-    from cardroom.realtime import threads, token_stamps
+    from cardroom.realtime import token_stamps
     from cardroom.realtime.auth import token_create
     from tests.accounts.sockets import open_socket
 
@@ -139,14 +145,6 @@ async def test_a_token_handshake_goes_to_the_pool_twice(monkeypatch):
     table = await sync_to_async(new_table)()
     ann = await sync_to_async(user_create)(username="ann")
     token = await sync_to_async(token_create)(user=ann)
-    trips: list[str] = []
-    real_kept = threads._kept
-
-    def counted(work, arguments):
-        trips.append(getattr(work, "func", work).__name__)
-        return real_kept(work, arguments)
-
-    monkeypatch.setattr(threads, "_kept", counted)
     socket, first = await open_socket(table.pk, token=token)  # asserts the chat's lines follow
     assert json.loads(first["text"])["type"] == "state"
     assert len(trips) == 2, trips
@@ -154,14 +152,13 @@ async def test_a_token_handshake_goes_to_the_pool_twice(monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_page_socket_with_a_session_goes_to_the_pool_twice(monkeypatch):
+async def test_a_page_socket_with_a_session_goes_to_the_pool_twice(trips):
     """A browser's table page opens its socket with two trips to the reads' pool: the
     session's user with its two-factor check, then the snapshot with the viewer's chat and
     bankroll."""
     from django.test import Client as Browser
 
     from accounts.services import user_create
-    from cardroom.realtime import threads
     from tests.accounts.sockets import open_socket, session_cookie
 
     table = await sync_to_async(new_table)()
@@ -169,14 +166,6 @@ async def test_a_page_socket_with_a_session_goes_to_the_pool_twice(monkeypatch):
     browser = Browser()
     await sync_to_async(browser.force_login)(ann)
     cookie = await session_cookie(browser)
-    trips: list[str] = []
-    real_kept = threads._kept
-
-    def counted(work, arguments):
-        trips.append("trip")
-        return real_kept(work, arguments)
-
-    monkeypatch.setattr(threads, "_kept", counted)
     socket, first = await open_socket(table.pk, cookie=cookie, page=True)
     assert first["type"] == "websocket.send" and "$1,000.00</a>" in first["text"]  # the bankroll
     assert len(trips) == 2, trips

@@ -461,6 +461,47 @@ def table_act_many(
         # Alone, the transaction itself undoes a refusal: no savepoint (two statements fewer,
         # and most batches are one action: a table with nothing in flight sends at once).
         return [_alone(table_id, batch[0])]
+    try:
+        return _all_applied(table_id, batch)
+    except _Undone:
+        pass  # a request was refused, or failed: nothing of the batch was written
+    return _each_undoable(table_id, batch)
+
+
+class _Undone(Exception):
+    """A request of a batch applied without savepoints was refused, or failed: the batch's
+    transaction is rolled back, to be applied again with a savepoint for each request."""
+
+
+def _all_applied(table_id: int, batch: list[Request]) -> list[Outcome | Exception]:
+    """The batch in one transaction with no savepoint, as almost every batch goes: each
+    request's SAVEPOINT and RELEASE would cost two round trips. The first refusal or failure
+    undoes it all (``_Undone``), with whatever it was to announce on commit; a database
+    failure other than a repeated id is raised, as ``_each_undoable`` raises it."""
+    answers: list[Outcome | Exception] = []
+    with transaction.atomic(), read_ahead(*_sit_look_ups(table_id, batch)):
+        table: Table | None = None
+        seats: dict[int, Seat] = {}
+        for user, action, action_id, present in batch:
+            if user is None or action.get("kind") not in PLAYER_ACTIONS:
+                raise _Undone
+            if table is None:
+                table, seats = locked_table_and_seats(table_id)
+            try:
+                answers.append(
+                    _apply_to(table, seats, dict(action), user, None, action_id, present)
+                )
+            except DatabaseError as failure:
+                if isinstance(failure, IntegrityError):  # a retried id: answered as such
+                    raise _Undone from failure
+                raise
+            except Exception as refusal:  # a refusal, or a defect: each is answered alone
+                raise _Undone from refusal
+    return answers
+
+
+def _each_undoable(table_id: int, batch: list[Request]) -> list[Outcome | Exception]:
+    """The batch in one transaction, each request in a savepoint that its refusal undoes."""
     answers: list[Outcome | Exception] = []
     with transaction.atomic(), read_ahead(*_sit_look_ups(table_id, batch)):
         table: Table | None = None

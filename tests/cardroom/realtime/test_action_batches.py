@@ -11,6 +11,7 @@ import threading
 
 import pytest
 from django.db import connection
+from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Account, AccountKind, Transfer
@@ -172,6 +173,67 @@ def test_the_table_is_locked_and_its_seats_read_once_per_batch(make_player):
     assert len(read) == len(reads(one)), read
     assert len([sql for sql in read if 'FROM "cardroom_table"' in sql]) == 1, read
     assert len([sql for sql in read if 'FROM "cardroom_seat"' in sql]) == 1, read
+
+
+@pytest.mark.django_db
+def test_a_batch_with_no_refusal_takes_no_savepoint_and_one_with_a_refusal_starts_over(
+    make_player, monkeypatch
+):
+    """A batch goes in one transaction with no savepoint (two round trips a request fewer);
+    when a request is refused, all of it is undone, with what it was to announce, and the
+    batch applied again with a savepoint for each request."""
+    import cardroom.tables.runtime
+    from cardroom.tables import announce
+
+    players = [make_player(f"p{n}") for n in range(4)]
+    table = survivor(players)
+    heard: list[int] = []
+    hook = announce.plugged()
+    announce.plug(lambda announcement: heard.append(announcement.version))
+    applied: list[str] = []
+    real = cardroom.tables.runtime._apply_to
+
+    def counted(*args, **kwargs):
+        applied.append(args[2]["kind"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cardroom.tables.runtime, "_apply_to", counted)
+    try:
+        with (
+            CaptureQueriesContext(connection) as clean,
+            TestCase.captureOnCommitCallbacks(execute=True),
+        ):
+            answers = table_act_many(
+                table_id=table.pk, requests=[(p, {"kind": "ante"}, None) for p in players[:2]]
+            )
+        assert [type(answer) for answer in answers] == [Outcome, Outcome]
+        # The batch's own transaction is a savepoint inside the test's: the only one.
+        savepoints = [q for q in clean.captured_queries if q["sql"].startswith("SAVEPOINT")]
+        assert len(savepoints) == 1
+        assert applied == ["ante", "ante"]
+        applied.clear()
+        with (
+            CaptureQueriesContext(connection) as refused,
+            TestCase.captureOnCommitCallbacks(execute=True),
+        ):
+            answers = table_act_many(
+                table_id=table.pk,
+                requests=[
+                    (players[2], {"kind": "ante"}, None),
+                    (players[0], {"kind": "ante"}, None),
+                ],
+            )
+    finally:
+        announce.plug(hook)  # type: ignore[arg-type]
+    assert [type(answer) for answer in answers] == [Outcome, IllegalAction]
+    assert applied == ["ante", "ante", "ante", "ante"]  # the first try, then again
+    # The first try's, then the second's and one for each of its requests.
+    assert len([q for q in refused.captured_queries if q["sql"].startswith("SAVEPOINT")]) == 4
+    table.refresh_from_db()
+    # Announced once each, in order: nothing of the try that was undone.
+    assert heard == [answers[0].version - 2, answers[0].version - 1, answers[0].version]
+    assert table.version == answers[0].version
+    assert table_replay(table=table).ok
 
 
 @pytest.mark.django_db(transaction=True)

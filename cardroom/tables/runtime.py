@@ -12,8 +12,8 @@ posts nothing to the ledger and keeps everything else; players may not sit, top 
 there (the tournament seats them with ``table_seat_chips``), nobody is stood up by the house,
 and after every action the tournaments' hook settles the hand that ended (places, the winner).
 
-Invariants: a refused action changes nothing (its transaction, or a batch's savepoint, is
-undone); each applied action makes exactly one new version, whose journal replayed from the
+Invariants: a refused action changes nothing (its transaction, or a batch's try and then its
+savepoint, is undone); each applied action makes exactly one new version, whose journal replayed from the
 table's first state gives the same events; at a table that plays for money, every chip an
 event moves is posted to the ledger under a key unique to (table, version, event, move), so
 nothing is posted twice; the runtime reads the game's state only through the game
@@ -453,8 +453,10 @@ def table_act_many(
     Each is applied exactly as ``table_act`` would apply it alone, one version each (the
     journal, the ledger and the history cannot tell the difference), but the table is locked
     and its seats read once for all of them: what a burst of antes at one table costs. Each
-    request's answer is its Outcome or the refusal it met, which undoes that request only (a
-    savepoint); a database failure undoes them all and is raised.
+    request's answer is its Outcome or the refusal it met, which undoes that request only: the
+    batch goes first with no savepoint, and where a request is refused, that try is undone
+    whole and the batch applied again with a savepoint for each request. A database failure
+    undoes them all and is raised.
     """
     batch = [Request(*request) for request in requests]
     if len(batch) == 1:

@@ -13,11 +13,11 @@ there (the tournament seats them with ``table_seat_chips``), nobody is stood up 
 and after every action the tournaments' hook settles the hand that ended (places, the winner).
 
 Invariants: a refused action changes nothing (its transaction, or a batch's try and then its
-savepoint, is undone); each applied action makes exactly one new version, whose journal replayed from the
-table's first state gives the same events; at a table that plays for money, every chip an
-event moves is posted to the ledger under a key unique to (table, version, event, move), so
-nothing is posted twice; the runtime reads the game's state only through the game
-(games.engine.Game).
+savepoint, is undone); each applied action makes exactly one new version, whose journal
+replayed from the table's first state gives the same events; at a table that plays for
+money, every chip an event moves is posted to the ledger under a key unique to (table,
+version, event, move), so nothing is posted twice; the runtime reads the game's state only
+through the game (games.engine.Game).
 
 ``settle_played`` is the path every change takes after ``apply``, as named steps over the
 action's :class:`Context` and what is :class:`Played` so far.

@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import NamedTuple
@@ -464,65 +465,47 @@ def table_act_many(
         # and most batches are one action: a table with nothing in flight sends at once).
         return [_alone(table_id, batch[0])]
     try:
-        return _all_applied(table_id, batch)
+        # Almost every batch: no savepoint, whose SAVEPOINT and RELEASE would cost each
+        # request two round trips.
+        return _applied(table_id, batch, undoable=False)
     except _Undone:
-        pass  # a request was refused, or failed: nothing of the batch was written
-    return _each_undoable(table_id, batch)
+        pass  # a request was refused, or failed: nothing of that try was written
+    return _applied(table_id, batch, undoable=True)
 
 
 class _Undone(Exception):
-    """A request of a batch applied without savepoints was refused, or failed: the batch's
-    transaction is rolled back, to be applied again with a savepoint for each request."""
+    """A request of a batch applied with no savepoints was refused, or failed: the batch's
+    transaction is rolled back, with what it was to announce on commit."""
 
 
-def _all_applied(table_id: int, batch: list[Request]) -> list[Outcome | Exception]:
-    """The batch in one transaction with no savepoint, as almost every batch goes: each
-    request's SAVEPOINT and RELEASE would cost two round trips. The first refusal or failure
-    undoes it all (``_Undone``), with whatever it was to announce on commit; a database
-    failure other than a repeated id is raised, as ``_each_undoable`` raises it."""
-    answers: list[Outcome | Exception] = []
-    with transaction.atomic(), read_ahead(*_sit_look_ups(table_id, batch)):
-        table: Table | None = None
-        seats: dict[int, Seat] = {}
-        for user, action, action_id, present in batch:
-            if user is None or action.get("kind") not in PLAYER_ACTIONS:
-                raise _Undone
-            if table is None:
-                table, seats = locked_table_and_seats(table_id)
-            try:
-                answers.append(
-                    _apply_to(table, seats, dict(action), user, None, action_id, present)
-                )
-            except DatabaseError as failure:
-                if isinstance(failure, IntegrityError):  # a retried id: answered as such
-                    raise _Undone from failure
-                raise
-            except Exception as refusal:  # a refusal, or a defect: each is answered alone
-                raise _Undone from refusal
-    return answers
-
-
-def _each_undoable(table_id: int, batch: list[Request]) -> list[Outcome | Exception]:
-    """The batch in one transaction, each request in a savepoint that its refusal undoes."""
+def _applied(table_id: int, batch: list[Request], *, undoable: bool) -> list[Outcome | Exception]:
+    """The batch in one transaction. ``undoable``: each request in a savepoint that its
+    refusal (or failure) undoes, answering it; else the first refusal or failure undoes the
+    whole try (``_Undone``). A database failure other than a repeated id is raised."""
     answers: list[Outcome | Exception] = []
     with transaction.atomic(), read_ahead(*_sit_look_ups(table_id, batch)):
         table: Table | None = None
         seats: dict[int, Seat] = {}
         for user, action, action_id, present in batch:
             kind = action.get("kind")
-            if user is None:
-                answers.append(IllegalAction(words("a player's action needs its player")))
-                continue
-            if kind not in PLAYER_ACTIONS:
-                answers.append(IllegalAction(words("unknown action {kind}", kind=repr(kind))))
+            if user is None or kind not in PLAYER_ACTIONS:
+                if not undoable:
+                    raise _Undone
+                answers.append(
+                    IllegalAction(words("a player's action needs its player"))
+                    if user is None
+                    else IllegalAction(words("unknown action {kind}", kind=repr(kind)))
+                )
                 continue
             if table is None:
                 table, seats = locked_table_and_seats(table_id)
             try:
-                with transaction.atomic():
+                with transaction.atomic() if undoable else nullcontext():
                     answer = _apply_to(table, seats, dict(action), user, None, action_id, present)
                     answers.append(answer)
             except (IllegalAction, ConfigError, LedgerError, IntegrityError) as refusal:
+                if not undoable:
+                    raise _Undone from refusal
                 answers.append(_repeated(table_id, user, action_id) or refusal)
                 # The savepoint undid the rows; what the action changed in memory is read
                 # again (a refusal is rare: two queries).
@@ -530,6 +513,8 @@ def _each_undoable(table_id: int, batch: list[Request]) -> list[Outcome | Except
             except DatabaseError:
                 raise  # the connection, not the request: nothing of the batch is applied
             except Exception as failure:  # a defect: it fails its own request, not the others
+                if not undoable:
+                    raise _Undone from failure
                 answers.append(failure)
                 table = None
     return answers

@@ -6,12 +6,19 @@ bursts of group messages (never more in flight than the layer holds) and every m
 what reaches it. Deliveries per second here
 against state frames per second there says how much of the channel layer's capacity the full
 stack gets. Bounded: ``burst`` messages per group, ``seconds`` at most.
+
+That run goes as fast as the layer takes, so it saturates the machine: the servers' CPU in it
+is what the scheduler leaves them beside the client and Redis, nearly the same in every run,
+and its cost per delivery moves with how many deliveries the client reads in that time. With
+``pace`` it asks for messages one at a time round the groups, at that rate instead: the
+transport's cost at the game's own rate of frames, on a machine as loaded as the game left it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +36,10 @@ CHUNK = 20
 IDLE_SECONDS = 2.0
 #: Handshakes at once: daphne's listen backlog is 50.
 CONNECTING = 40
+#: How often a paced run asks for the messages that have come due.
+PACE_TICK_SECONDS = 0.01
+#: How long a paced run's members read after its last ask, for the messages still on the way.
+PACE_DRAIN_SECONDS = 0.5
 
 
 async def open_socket(url: str, path: str, headers: dict[str, str] | None = None) -> Any:
@@ -107,6 +118,20 @@ async def ask_all(groups: list[Group], flight: Flight, burst: int, deadline: flo
             await group.ask(min(chunk, burst - group.asked))
 
 
+async def ask_paced(
+    groups: list[Group], pace: float, burst: int, started: float, deadline: float
+) -> None:
+    """One message at a time round the groups, ``pace`` a second in all, until the deadline
+    or each group's ``burst``: a paced run never has more in flight than the pace sends in the
+    time a message takes to land, far below the WINDOW."""
+    asked, total = 0, burst * len(groups)
+    while (now := time.monotonic()) < deadline and asked < total:
+        for _ in range(min(int(pace * (now - started)) + 1, total) - asked):
+            await groups[asked % len(groups)].ask(1)
+            asked += 1
+        await asyncio.sleep(PACE_TICK_SECONDS)
+
+
 def server_for(socket: int, group: int, servers: int, by_group: bool) -> int:
     """Which of ``servers`` the ``socket``-th socket, a member of the ``group``-th group (a
     table's players, or a bare broadcast's group), opens on: socket k on server k mod N, so a
@@ -130,8 +155,11 @@ async def broadcast(
     seconds: float = SECONDS,
     cpu: Callable[[], float | None] | None = None,
     by_group: bool = False,
+    pace: float | None = None,
 ) -> dict[str, Any]:
-    """Deliveries per second of ``burst`` messages to each of ``groups`` groups of ``size``.
+    """Deliveries per second of ``burst`` messages to each of ``groups`` groups of ``size``;
+    with ``pace``, of group messages asked for at that rate (a second, over all the groups)
+    for ``seconds``, each group's at most ``burst``.
 
     Socket k on server k mod N, as the game phase places its players; ``by_group``: the
     sockets of the n-th group all on server n mod N, as the game's ``--by-table`` places them.
@@ -155,9 +183,14 @@ async def broadcast(
             for number, name in enumerate(names)]  # fmt: skip
     started = time.monotonic()
     deadline = started + seconds
+    if pace is None:
+        asking = ask_all(made, flight, burst, deadline)
+    else:
+        burst = min(burst, math.ceil(pace * seconds / groups))
+        asking = ask_paced(made, pace, burst, started, deadline)
+        deadline += PACE_DRAIN_SECONDS
     await asyncio.gather(
-        ask_all(made, flight, burst, deadline),
-        *(group.read(index, burst, deadline) for group in made for index in range(size)),
+        asking, *(group.read(index, burst, deadline) for group in made for index in range(size))
     )
     cpu_after = cpu() if cpu is not None else None
     for socket in sockets:
@@ -168,6 +201,7 @@ async def broadcast(
     return {
         "deliveries": delivered,
         "expected": groups * size * burst,
+        "pace": pace,
         "seconds": round(max(0.0, elapsed), 2),
         "per_s": round(delivered / elapsed, 1) if elapsed > 0 else 0.0,
         "dropped": sum(group.dropped for group in made),

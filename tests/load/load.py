@@ -20,7 +20,8 @@ sits evenly over S seconds instead, as tables that filled at their own moments d
 measure different things: docs/performance.md, "Tables in step"). Once the tables have stopped
 (the bots sit out as they go), the same number of sockets in groups of the same size measure a
 bare Channels group broadcast (tests/load/bare.py): the yardstick for the full stack's state
-frames per second. Every loop is bounded in count and time; the script stops by itself.
+frames per second; then the same again, paced at the game's own rate of frames. Every loop
+is bounded in count and time; the script stops by itself.
 
 Reported: the action round trip (send to ack) and the timeout lateness (deadline to the pushed
 result), as percentiles, and the round trip once every player sat (``round_trip_seated``: the
@@ -36,7 +37,10 @@ per hand over (state frames per hand × the bare broadcast's server CPU per deli
 in the same run) (servers it started only); ``server_cpu_ms_per_hand_seated`` and
 ``cost_vs_bare_seated``, the same while the whole room was seated and playing, from the last
 sit answered to the first table's last hand (``seated_window``: its CPU seconds, hands and
-frames), a hand in play without the players' arrivals and departures. In step (no
+frames), a hand in play without the players' arrivals and departures; ``cost_vs_bare_paced``,
+the CPU per hand against the floor of the bare broadcast paced at the game's rate of frames
+(``bare_paced``), which, unlike the saturated run's, does not move with how fast the client
+reads. In step (no
 ``--stagger``), ``phase_ms_per_table``: for the ante and the declare, the time from the first
 hand's phase's first action sent to its last answered, over all tables, divided by the tables;
 None when staggered. In step the tables sit once the room's sockets are open, so the phases
@@ -556,6 +560,15 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
     result["bare_broadcast"] = broadcast
     result["bare_broadcast_per_s"] = broadcast["per_s"]
     result["dropped_sockets"] += broadcast["dropped"]
+    # The same fan-out at the game's own rate of frames: the floor at the game's load.
+    paced: dict[str, Any] = {"error": "no bare broadcast to pace"}
+    if "error" not in broadcast and result["state_frames_per_s"]:
+        paced = await bare.broadcast(
+            urls, len(plan), args.players, cpu=children_cpu_seconds, by_group=args.by_table,
+            pace=result["state_frames_per_s"] / args.players,
+        )  # fmt: skip
+        result["dropped_sockets"] += paced["dropped"]
+    result["bare_paced"] = paced
     per_s = broadcast["per_s"]
     result["ratio"] = float(f"{result['state_frames_per_s'] / per_s:.4g}") if per_s else None
     result.update(cost_vs_bare(result))
@@ -566,7 +579,9 @@ def cost_vs_bare(result: dict[str, Any]) -> dict[str, Any]:
     """The servers' CPU per hand against the transport's floor for the frames a hand sends:
     ``cost_vs_bare`` = CPU ms per hand / (state frames per hand × the bare broadcast's CPU ms
     per delivery, from the same run). 1 would be a server whose whole cost is Channels' own
-    fan-out of the frames; None when a figure is missing (servers given with --url)."""
+    fan-out of the frames; None when a figure is missing (servers given with --url).
+    ``cost_vs_bare_paced``: the same against the bare broadcast paced at the game's rate of
+    frames, whose floor does not move with how fast the load's client reads."""
     hands = result.get("hands") or 0
     frames_per_hand = result["state_frames"] / hands if hands else None
     floor = result["bare_broadcast"].get("server_cpu_ms_per_delivery")
@@ -579,12 +594,19 @@ def cost_vs_bare(result: dict[str, Any]) -> dict[str, Any]:
     seated_frames = seated["state_frames"] / seated_hands if seated_hands else None
     seated_cpu = result.get("server_cpu_ms_per_hand_seated")
     seated_known = seated_frames and floor and seated_cpu
+    # Against the floor at the game's own rate too (the bare broadcast paced, tests/load/bare.py).
+    paced = (result.get("bare_paced") or {}).get("server_cpu_ms_per_delivery")
+    paced_known = frames_per_hand and paced and per_hand
     return {
         "state_frames_per_hand": round(frames_per_hand, 1) if frames_per_hand else None,
         "bare_cpu_ms_per_delivery": floor,
         "cost_vs_bare": round(per_hand / (frames_per_hand * floor), 2) if known else None,
         "cost_vs_bare_seated": (
             round(seated_cpu / (seated_frames * floor), 2) if seated_known else None
+        ),
+        "bare_paced_cpu_ms_per_delivery": paced,
+        "cost_vs_bare_paced": (
+            round(per_hand / (frames_per_hand * paced), 2) if paced_known else None
         ),
     }
 
@@ -674,7 +696,7 @@ def summary(result: dict[str, Any]) -> str:
         f"{result.get('cost_vs_bare')} times the bare broadcast's cost of its "
         f"{result.get('state_frames_per_hand')} frames (once all sat: "
         f"{result.get('server_cpu_ms_per_hand_seated')} ms, {result.get('cost_vs_bare_seated')}"
-        f" times); "
+        f" times; {result.get('cost_vs_bare_paced')} times the same paced at the game's rate); "
         + (
             f"PostgreSQL CPU {database} ms a hand; "
             if (database := result.get("database_cpu_ms_per_hand")) is not None

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from channels.routing import URLRouter
@@ -14,6 +15,7 @@ from channels.testing import WebsocketCommunicator
 
 from cardroom import routing
 from tests.live import ROOT, database_url
+from tests.load import bare
 from tests.load.load import (
     cost_vs_bare,
     database_cpu_seconds,
@@ -46,6 +48,7 @@ def test_cost_vs_bare_is_the_cpu_per_hand_over_the_frames_floor():
     assert cost_vs_bare(result) == {
         "state_frames_per_hand": 50.0, "bare_cpu_ms_per_delivery": 0.2, "cost_vs_bare": 6.0,
         "cost_vs_bare_seated": None,  # no window of the room seated
+        "bare_paced_cpu_ms_per_delivery": None, "cost_vs_bare_paced": None,  # no paced run
     }  # fmt: skip
     missing = {**result, "bare_broadcast": {"server_cpu_ms_per_delivery": None}}
     assert cost_vs_bare(missing)["cost_vs_bare"] is None
@@ -57,6 +60,33 @@ def test_cost_vs_bare_is_the_cpu_per_hand_over_the_frames_floor():
     assert cost_vs_bare(seated)["cost_vs_bare"] == 6.0  # the whole run's, unchanged
     no_hand = {**seated, "seated_window": {"cpu_seconds": 0.1, "hands": 0, "state_frames": 9}}
     assert cost_vs_bare(no_hand)["cost_vs_bare_seated"] is None
+    # Against the paced run's floor: 50 frames at 0.4 ms is 20 ms; 60 ms a hand is 3 times it.
+    paced = cost_vs_bare({**result, "bare_paced": {"server_cpu_ms_per_delivery": 0.4}})
+    assert paced["bare_paced_cpu_ms_per_delivery"] == 0.4
+    assert paced["cost_vs_bare_paced"] == 3.0
+    assert paced["cost_vs_bare"] == 6.0  # the saturated run's, unchanged
+
+
+async def test_a_paced_bare_broadcast_asks_one_message_at_a_time_round_the_groups():
+    asked: list[tuple[str, int]] = []
+
+    class Asked:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        async def ask(self, count: int) -> None:
+            asked.append((self.name, count))
+
+    groups = [Asked("a"), Asked("b"), Asked("c")]
+    started = time.monotonic()
+    # A fast pace and a far deadline: it stops once each group has had its two.
+    await bare.ask_paced(groups, 1000.0, 2, started, started + 30)  # type: ignore[arg-type]
+    assert asked == [("a", 1), ("b", 1), ("c", 1)] * 2
+    # A slow pace: by the deadline, only the messages that came due.
+    asked.clear()
+    started = time.monotonic()
+    await bare.ask_paced(groups, 1.0, 100, started, started + 0.05)  # type: ignore[arg-type]
+    assert asked == [("a", 1)]
 
 
 def bench_paths() -> list[str]:
@@ -168,6 +198,19 @@ def assert_sane(result: dict, *, processes: int) -> None:
     assert floor > 0
     assert result["cost_vs_bare"] == pytest.approx(
         result["server_cpu_ms_per_hand"] / (result["state_frames_per_hand"] * floor), rel=0.02
+    )
+    # The same fan-out paced at the game's rate of frames (group messages a second: a
+    # table's share of them), over as many sockets, with its own floor.
+    paced = result["bare_paced"]
+    assert paced["pace"] == pytest.approx(result["state_frames_per_s"] / (result["clients"]
+                                          / result["tables"]), rel=1e-3)  # fmt: skip
+    assert paced["dropped"] == 0
+    assert 0 < paced["deliveries"] <= paced["expected"]
+    assert result["bare_paced_cpu_ms_per_delivery"] == paced["server_cpu_ms_per_delivery"] > 0
+    assert result["cost_vs_bare_paced"] == pytest.approx(
+        result["server_cpu_ms_per_hand"]
+        / (result["state_frames_per_hand"] * result["bare_paced_cpu_ms_per_delivery"]),
+        rel=0.02,
     )
     # PostgreSQL's share where it runs here (the tests' own is on loopback); none for SQLite.
     if database_cpu_seconds() is None:

@@ -31,7 +31,7 @@ from django.utils import timezone, translation
 from accounts.language import counting_chips, said, scope_language
 from accounts.ledger import LedgerError
 from accounts.selectors import bankroll_balance
-from cardroom.models import Table
+from cardroom.models import Table, TableStatus
 from cardroom.observability.metrics import OPEN_SOCKETS, action_answered
 from cardroom.presentation import cents_from_dollars
 from cardroom.presentation.chinese import chinese_suggestion, suggestion_html
@@ -49,7 +49,7 @@ from cardroom.realtime.logins import (
     login_opened,
     login_seen,
 )
-from cardroom.realtime.owners import route_act, route_presence
+from cardroom.realtime.owners import route_act, route_ahead, route_presence
 from cardroom.realtime.protocol import (
     MessageError,
     check_message,
@@ -229,6 +229,10 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         # counts them itself, and a write per watcher would queue behind the actions.
         if self.seated and await self.presence(+1):
             self.counted = timezone.now()
+        if snapshot.get("status") != TableStatus.CLOSED:
+            # The table's owner, learned or taken now, off the path of its first action; last,
+            # so that the handshake's steps above are as they were without it.
+            await route_ahead(self.table_id)
 
     def say(self, text: str) -> str:
         """A sentence of the rules (or a plain message) in this socket's language."""

@@ -59,7 +59,15 @@ from cardroom.tables.runtime import Outcome
 from games.engine import ConfigError, IllegalAction
 from games.words import sentence_data, sentence_from, sentence_of
 
-__all__ = ["OwnerAway", "claim_due", "route_act", "route_of", "route_presence", "sharing"]
+__all__ = [
+    "OwnerAway",
+    "claim_due",
+    "route_act",
+    "route_ahead",
+    "route_of",
+    "route_presence",
+    "sharing",
+]
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +174,24 @@ class Route:
             if not claim.done():
                 claim.set_result(None)
         return owner
+
+    def owns_or_knows(self, table_id: int) -> bool:
+        """Whether the table's owner is known here without a read: this process's lease, the
+        lease it knows of another's, or a claim under way."""
+        now = timezone.now()
+        if (until := self.leases.get(table_id)) is not None and until > now:
+            return True
+        if (known := self.known.get(table_id)) is not None and known[1] > now:
+            return True
+        return table_id in self.claiming
+
+    async def owner_ahead(self, table_id: int) -> None:
+        """:meth:`owner_of` before any action asks (``route_ahead``); its failure is left to
+        the first action, which claims again."""
+        try:
+            await self.owner_of(table_id)
+        except Exception:  # the database is away: the first action tries again, and says so
+            log.debug("table %s: the claim ahead of its first action failed", table_id)
 
     def adopt(self, table_ids: Sequence[int], until: datetime) -> None:
         """Tables this process has just taken, with their lease."""
@@ -371,6 +397,17 @@ async def _route() -> Route | None:
             route._spawn(route.renew())
             _routes[loop] = route
     return route
+
+
+async def route_ahead(table_id: int) -> None:
+    """A socket has opened on the table: learn its owner, or take the table if nobody holds it,
+    in the background, so that the first action there finds the owner known rather than
+    waiting for the claim (a table's players who sit together all waited for it). Nothing
+    where processes share nothing. A claim that fails here is made again by the first action,
+    as if none had been tried."""
+    route = await _route()
+    if route is not None and not route.owns_or_knows(table_id):
+        route._spawn(route.owner_ahead(table_id))
 
 
 async def route_presence(*, table_id: int, seat: int) -> Outcome:

@@ -328,3 +328,108 @@ async def test_a_presence_notice_is_forwarded_to_the_owner_with_no_player(make_p
     finally:
         for task in tasks:
             task.cancel()
+
+
+async def test_a_claim_ahead_takes_the_table_so_the_first_action_claims_nothing(
+    make_player, monkeypatch
+):
+    """A socket opened on a table (``route_ahead``) takes it before any action, so its first
+    action finds the lease here; on another process, the owner is learned, and the first
+    forwarded action reads no row either."""
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    table = await sync_to_async(survivor)(players)
+    first, second, tasks = await two_processes()
+    claims: list[str] = []
+    claim = owners._claim
+
+    def counted(**kwargs: Any) -> Any:
+        claims.append(kwargs["owner"])
+        return claim(**kwargs)
+
+    monkeypatch.setattr(owners, "_claim", counted)
+    try:
+        assert not first.owns_or_knows(table.pk)
+        await first.owner_ahead(table.pk)
+        assert first.owns_or_knows(table.pk) and table.pk in first.leases
+        row = await sync_to_async(Table.objects.get)(pk=table.pk)
+        assert row.owner == first.channel and row.owned_until == first.leases[table.pk]
+        await second.owner_ahead(table.pk)  # a socket of the other process: learns, no take
+        assert second.known[table.pk][0] == first.channel and table.pk not in second.leases
+        assert claims == [first.channel, second.channel]
+        mine = await ante(first, table, players[0], "a1")
+        forwarded = await ante(second, table, players[1], "b1")
+        assert forwarded.version == mine.version + 1
+        assert claims == [first.channel, second.channel]  # no action claimed again
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+async def test_a_failed_claim_ahead_is_made_again_by_the_first_action(make_player, monkeypatch):
+    players = [await sync_to_async(make_player)(name) for name in ("ann",)]
+    table = await sync_to_async(survivor)([*players, await sync_to_async(make_player)("ben")])
+    first, _, tasks = await two_processes()
+    claim = owners._claim
+
+    def away(**kwargs: Any) -> Any:
+        raise owners.DatabaseError("the database is away")
+
+    monkeypatch.setattr(owners, "_claim", away)
+    try:
+        await first.owner_ahead(table.pk)  # swallowed: nothing to answer yet
+        assert not first.owns_or_knows(table.pk) and not first.claiming
+        monkeypatch.setattr(owners, "_claim", claim)
+        applied = await ante(first, table, players[0], "a1")
+        assert isinstance(applied, Outcome) and table.pk in first.leases
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+async def test_route_ahead_claims_only_where_processes_share_tables(make_player, settings):
+    table = await sync_to_async(survivor)(
+        [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    )
+    settings.REDIS_URL = ""
+    await owners.route_ahead(table.pk)  # one process: nothing routed, no lease written
+    row = await sync_to_async(Table.objects.get)(pk=table.pk)
+    assert row.owner == "" and row.owned_until is None
+    settings.REDIS_URL = "redis://127.0.0.1:6379/9"  # read by sharing() alone here
+    await owners.route_ahead(table.pk)
+    route = owners._routes[asyncio.get_running_loop()]
+    try:
+        for _ in range(100):  # in the background: the claim is the route's task
+            if table.pk in route.leases:
+                break
+            await asyncio.sleep(0.02)
+        row = await sync_to_async(Table.objects.get)(pk=table.pk)
+        assert row.owner == route.channel and table.pk in route.leases
+    finally:
+        for task in route.tasks:
+            task.cancel()
+        owners._routes.pop(asyncio.get_running_loop(), None)
+
+
+async def test_a_socket_opened_on_a_table_claims_it_ahead_unless_it_is_closed(
+    make_player, monkeypatch
+):
+    from cardroom.realtime import consumers
+    from cardroom.realtime.auth import token_create
+    from cardroom.tables.control import table_close
+    from tests.cardroom.sockets import Client
+
+    asked: list[int] = []
+
+    async def ahead(table_id: int) -> None:
+        asked.append(table_id)
+
+    monkeypatch.setattr(consumers, "route_ahead", ahead)
+    players = [await sync_to_async(make_player)(name) for name in ("ann", "ben")]
+    table, closed = [await sync_to_async(survivor)(players) for _ in range(2)]
+    await sync_to_async(table_close)(table_id=closed.pk)
+    token = await sync_to_async(token_create)(user=players[0])
+    for opened in (table, closed):
+        client = Client(opened.pk, token)
+        assert (await client.connect())["type"] == "state"
+        await client.communicator.disconnect()
+    assert asked == [table.pk]  # the closed table has no action to come

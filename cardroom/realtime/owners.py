@@ -6,7 +6,8 @@ may sit on sockets of different processes. Every action of a table goes to one o
 owner, whose queue holds the table between batches (cardroom/tables/held.py): held rows stay
 good only while no other process writes the table. The owner is written on the table row with a
 lease (``Table.owner``, ``Table.owned_until``): the first process with an action for a table
-that nobody holds takes it; the owner renews its leases every ``RENEW_SECONDS`` while it has
+that nobody holds takes it, or the first with a socket opened there (``route_ahead``, off the
+path of the table's first action); the owner renews its leases every ``RENEW_SECONDS`` while it has
 had actions there lately, and lets the others go. Any other process forwards its sockets'
 actions to the owner over the channel layer, on the owner's own channel (its route), and gets
 the answer back on its own. An answer that does not come within ``ANSWER_SECONDS`` is

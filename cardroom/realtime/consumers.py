@@ -114,6 +114,15 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     #: When this socket was counted in its seat's connections (taken back when it closes,
     #: from that seat only: not from a seat its player took later through another socket).
     counted: datetime | None = None
+    #: The handshake is over: from now on a seat its player takes through another socket is
+    #: counted on this one too when its version comes (``count_new_seat``).
+    opened = False
+    #: Sits sent over this socket and not answered yet, and the version of the last one it
+    #: applied: the seat they make counts this socket itself (``present``).
+    sitting = 0
+    sat_version: int | None = None
+    #: The counts ``count_new_seat`` has under way (set at connect).
+    counting: set[asyncio.Task[None]]
     #: The handshake's language (the switcher's cookie, else Accept-Language), set at connect.
     language: str | None = None
     #: The label this socket is counted under in the open sockets' gauge, once let in.
@@ -145,6 +154,7 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         await handler(message)
 
     async def connect(self) -> None:
+        self.counting = set()
         self.language = scope_language(self.scope)
         # A refusal is accepted, then closed with its code: a handshake refused outright
         # reaches the client as HTTP 403, and "log in" could not be told from "no such table".
@@ -229,6 +239,7 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         # counts them itself, and a write per watcher would queue behind the actions.
         if self.seated and await self.presence(+1):
             self.counted = timezone.now()
+        self.opened = True
         if snapshot.get("status") != TableStatus.CLOSED:
             # The table's owner, learned or taken now, off the path of its first action; last,
             # so that the handshake's steps above are as they were without it.
@@ -279,6 +290,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
                 await starve(self)
             else:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
+            if getattr(self, "counting", None):  # a count under way lands, then is taken back
+                await asyncio.wait(list(self.counting))
             if self.counted is not None:
                 await self.presence(-1, self.counted)
 
@@ -369,6 +382,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             except IllegalAction as error:
                 return error_frame(ident, "refused", self.say(sentence_of(error)))
             return {"type": "suggestion", "id": ident, **rows}
+        sit = action["kind"] == "sit"
+        self.sitting += sit
         try:
             # Queued with the other actions waiting for this table (cardroom/realtime/queue.py),
             # at its owner's where processes share tables (cardroom/realtime/owners.py).
@@ -385,8 +400,11 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         except DatabaseError:
             log.exception("table %s: the database failed on an action", self.table_id)
             return error_frame(ident, "unavailable", self.say(UNAVAILABLE))
-        if action["kind"] == "sit" and not outcome.repeated:
+        finally:
+            self.sitting -= sit
+        if sit and not outcome.repeated:
             self.counted = timezone.now()  # the seat was made counting this socket
+            self.sat_version = outcome.version
         return {"type": "ack", "id": ident}
 
     def _remember(self, key: str, answer: dict[str, Any]) -> None:
@@ -479,9 +497,30 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         self.snapshot = snapshot
         self.version = snapshot["version"]
         self.fresh_at = time.monotonic()
-        user = self.user_id
+        user, was = self.user_id, self.seated
         self.seated = any(entry[1] == user for entry in snapshot["seats"])
+        if was and not self.seated:
+            self.sat_version = None  # stood up: a seat taken later is a new one
+        elif self.seated and not was and self.opened:
+            self.count_new_seat(snapshot["version"])
         return snapshot
+
+    def count_new_seat(self, version: int) -> None:
+        """The player took a seat while this socket was open: unless this socket's own sit
+        made it (which counted this socket), count this socket there too, in the background,
+        so that closing the socket they sat from does not tell the game they left."""
+        if self.sitting or (self.sat_version is not None and version >= self.sat_version):
+            return
+        task = asyncio.ensure_future(self._count_new_seat())
+        self.counting.add(task)
+        task.add_done_callback(self.counting.discard)
+
+    async def _count_new_seat(self) -> None:
+        try:
+            if await self.presence(+1):
+                self.counted = timezone.now()
+        except Exception:  # the presence sweep's lease stands for an uncounted socket
+            log.exception("table %s: a socket could not count itself on a new seat", self.table_id)
 
     async def send_state(self, state: dict[str, Any]) -> None:
         raise NotImplementedError

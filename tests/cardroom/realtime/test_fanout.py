@@ -49,7 +49,9 @@ async def frames_until_quiet(socket) -> list[dict]:
 async def test_one_membership_per_process_and_every_version_in_order_for_each_socket():
     table = await a_table()
     users = [await sync_to_async(user_create)(username=name) for name in ("ann", "ben", "cat")]
-    tokens = [await sync_to_async(token_create)(user=user) for user in users]
+    # Watchers' sockets: a player's own would count itself on the seat taken, a version more.
+    watchers = [await sync_to_async(user_create)(username=name) for name in ("wes", "val")]
+    tokens = [await sync_to_async(token_create)(user=user) for user in watchers]
     first, _ = await open_socket(table, token=tokens[0])
     second, _ = await open_socket(table, token=tokens[1])
     (hub,) = members(f"table-{table}")
@@ -84,10 +86,11 @@ async def test_a_socket_s_answer_comes_before_the_state_its_action_made():
 
 async def test_a_read_after_a_gap_holds_up_no_other_socket(monkeypatch):
     table = await a_table()
-    users = [await sync_to_async(user_create)(username=name) for name in ("ann", "ben")]
+    users = [await sync_to_async(user_create)(username=name) for name in ("ann", "ben", "wes")]
     tokens = [await sync_to_async(token_create)(user=user) for user in users]
     slow, _ = await open_socket(table, token=tokens[0])
-    quick, _ = await open_socket(table, token=tokens[1])
+    # A watcher's socket: ben's own would count itself on his seat, a version more.
+    quick, _ = await open_socket(table, token=tokens[2])
     sockets = list(fanout._hubs[asyncio.get_running_loop()].fed[f"table-{table}"])
     stuck = next(socket for socket in sockets if socket.user_id == users[0].pk)
     released = asyncio.Event()
@@ -119,6 +122,8 @@ async def test_a_version_that_comes_while_the_chat_is_read_follows_the_chat_hist
     then any newer state, even when the hub brings that version while the chat is read."""
     table = await a_table()
     ann = await sync_to_async(user_create)(username="ann")
+    # A watcher's socket: ann's own would count itself on her seat, a version more.
+    wes = await sync_to_async(user_create)(username="wes")
     real = TableApiConsumer.chat_open
     delivered = asyncio.Event()
 
@@ -132,7 +137,7 @@ async def test_a_version_that_comes_while_the_chat_is_read_follows_the_chat_hist
         await real(self, read)
 
     monkeypatch.setattr(TableApiConsumer, "chat_open", open_while_a_version_comes)
-    token = await sync_to_async(token_create)(user=ann)
+    token = await sync_to_async(token_create)(user=wes)
     socket, first = await open_socket(table, token=token)  # asserts the chat comes second
     assert json.loads(first["text"])["version"] == 0
     after = await frames_until_quiet(socket)

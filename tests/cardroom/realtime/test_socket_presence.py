@@ -68,12 +68,14 @@ async def test_a_sit_over_a_socket_is_online_in_its_own_version(table):
     assert kinds[-1] == "disconnect"
 
 
-async def test_a_socket_opened_before_the_sit_elsewhere_takes_back_nothing(table):
+async def test_a_socket_open_when_its_player_sits_elsewhere_counts_itself_there(table):
     ann = await sync_to_async(user_create)(username="ann")
-    watching = await socket_for(table, ann)  # open before any seat: counts nothing
+    watching = await socket_for(table, ann)  # open before any seat: counts nothing yet
     playing = await socket_for(table, ann)
     playing.next_id = 100
     assert (await playing.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    # The sit's version seats ann on the watching socket too: it counts itself there.
+    assert await counted(table, ann, 2) == 2
     await watching.close()
     assert (await held(table, ann)).connections == 1  # the playing socket is still counted
     again = await socket_for(table, ann)  # opened while seated: counts itself
@@ -91,9 +93,62 @@ async def test_a_socket_counted_for_an_earlier_seat_leaves_the_new_one_alone(tab
     second = await socket_for(table, ann)
     second.next_id = 100  # ids are the player's at this table, whatever the socket
     assert (await second.act(kind="sit", buy_in=20_000))["type"] == "ack"
-    await first.close()  # counted for the seat ann left, not for this one
+    # Open when ann sat again through the other socket: the first counts itself on the new
+    # seat too, and takes back only that count (not one for the seat ann left).
+    assert await counted(table, ann, 2) == 2
+    await first.close()
     assert (await held(table, ann)).connections == 1
     await second.close()
+    assert (await held(table, ann)).connections == 0
+
+
+async def test_closing_the_socket_a_player_sat_from_leaves_them_online_on_the_other(table):
+    """Two sockets of one player (two tabs, or a program beside the page): closing the one
+    they sat from does not tell the game they left while the other is open."""
+    ann = await sync_to_async(user_create)(username="ann")
+    other = await socket_for(table, ann)
+    sat_from = await socket_for(table, ann)
+    sat_from.next_id = 100
+    assert (await sat_from.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    assert await counted(table, ann, 2) == 2
+    await sat_from.close()
+    assert (await held(table, ann)).connections == 1
+    kinds = [a.action["kind"] async for a in TableAction.objects.filter(table=table)]
+    assert kinds == ["restore", "sit"]  # never told "disconnect"
+    await other.close()
+    assert (await held(table, ann)).connections == 0
+    kinds = [a.action["kind"] async for a in TableAction.objects.filter(table=table)]
+    assert kinds[-1] == "disconnect"
+
+
+async def test_a_socket_that_closes_while_it_counts_itself_takes_its_count_back(table, monkeypatch):
+    """The count on a new seat runs in the background; a socket closing meanwhile waits for
+    it, then takes it back, so no count outlives its socket."""
+    from cardroom.realtime.consumers import TableApiConsumer
+
+    ann = await sync_to_async(user_create)(username="ann")
+    real = TableApiConsumer.presence
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_count(self, change, counted=None):
+        if change == +1 and not self.sitting and self.sat_version is None:
+            started.set()
+            await release.wait()
+        return await real(self, change, counted)
+
+    monkeypatch.setattr(TableApiConsumer, "presence", slow_count)
+    watching = await socket_for(table, ann)
+    playing = await socket_for(table, ann)
+    playing.next_id = 100
+    assert (await playing.act(kind="sit", buy_in=20_000))["type"] == "ack"
+    await asyncio.wait_for(started.wait(), 10)
+    closing = asyncio.ensure_future(watching.close())
+    await asyncio.sleep(0.2)
+    assert not closing.done()  # waits for its count to land
+    release.set()
+    await asyncio.wait_for(closing, 10)
+    assert (await held(table, ann)).connections == 1  # the playing socket's alone
+    await playing.close()
     assert (await held(table, ann)).connections == 0
 
 

@@ -111,8 +111,8 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     seated = False
     #: When this socket last took a version (cardroom/realtime/freshness.py).
     fresh_at = 0.0
-    #: When this socket was counted in its seat's connections (taken back when it closes,
-    #: from that seat only: not from a seat its player took later through another socket).
+    #: When this socket was last counted in its seat's connections: taken back when it closes,
+    #: from the seat its player held by then only (``count_new_seat`` moves it to a newer one).
     counted: datetime | None = None
     #: The handshake is over: from now on a seat its player takes through another socket is
     #: counted on this one too when its version comes (``count_new_seat``).
@@ -519,7 +519,7 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         try:
             if await self.presence(+1):
                 self.counted = timezone.now()
-        except Exception:  # the presence sweep's lease stands for an uncounted socket
+        except Exception:  # left uncounted: the socket the player sat from still counts
             log.exception("table %s: a socket could not count itself on a new seat", self.table_id)
 
     async def send_state(self, state: dict[str, Any]) -> None:

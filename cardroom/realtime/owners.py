@@ -144,11 +144,8 @@ class Route:
     async def owner_of(self, table_id: int) -> str:
         """The channel of the table's owner: this process's own where it holds the lease or
         takes it now."""
-        now = timezone.now()
-        if (until := self.leases.get(table_id)) is not None and until > now:
-            return self.channel
-        if (known := self.known.get(table_id)) is not None and known[1] > now:
-            return known[0]
+        if (leased := self.leased_owner(table_id)) is not None:
+            return leased
         if (claim := self.claiming.get(table_id)) is not None:
             # One claim for the actions that came together: the others go by what it found,
             # fail as it failed, or (its caller gone) claim in their turn.
@@ -160,7 +157,7 @@ class Route:
         try:
             # In the actions' threads: on the action's path, never behind the handshakes' reads.
             owner, lease = await in_action_thread(
-                _claim, table_id=table_id, owner=self.channel, now=now
+                _claim, table_id=table_id, owner=self.channel, now=timezone.now()
             )
             if owner == self.channel:
                 self.adopt([table_id], lease)
@@ -176,15 +173,20 @@ class Route:
                 claim.set_result(None)
         return owner
 
-    def owns_or_knows(self, table_id: int) -> bool:
-        """Whether the table's owner is known here without a read: this process's lease, the
-        lease it knows of another's, or a claim under way."""
+    def leased_owner(self, table_id: int) -> str | None:
+        """The owner's channel where a lease in force says it, read from no row: this
+        process's own lease, or the one it knows of another's; else None."""
         now = timezone.now()
         if (until := self.leases.get(table_id)) is not None and until > now:
-            return True
+            return self.channel
         if (known := self.known.get(table_id)) is not None and known[1] > now:
-            return True
-        return table_id in self.claiming
+            return known[0]
+        return None
+
+    def owns_or_knows(self, table_id: int) -> bool:
+        """Whether the table's owner is known here without a read: a lease in force
+        (``leased_owner``), or a claim under way."""
+        return self.leased_owner(table_id) is not None or table_id in self.claiming
 
     async def owner_ahead(self, table_id: int) -> None:
         """:meth:`owner_of` before any action asks (``route_ahead``); its failure is left to

@@ -520,8 +520,6 @@ def teardown(plan: Plan) -> int:
 
 async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
     """The game, then right after it the bare broadcast over as many sockets."""
-    import websockets
-
     cpu, servers, database = time.process_time(), children_cpu_seconds(), database_cpu_seconds()
     game = await play(urls, plan, args.hands, args.seconds, args.stagger, args.by_table)
     result = {
@@ -550,29 +548,39 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
         else None
     )
     result["settle_seconds"] = await settle(plan)
-    try:
-        broadcast = await bare.broadcast(
-            urls, len(plan), args.players, cpu=children_cpu_seconds, by_group=args.by_table
-        )
-    except (OSError, TimeoutError, websockets.WebSocketException) as error:
-        # A server given with --url and started without CARDROOM_BENCH=1 has no bench route.
-        broadcast = {"error": f"{type(error).__name__}: {error}", "per_s": 0.0, "dropped": 0}
+    # A server given with --url and started without CARDROOM_BENCH=1 has no bench route.
+    broadcast = await bare_or_error(urls, len(plan), args)
     result["bare_broadcast"] = broadcast
     result["bare_broadcast_per_s"] = broadcast["per_s"]
     result["dropped_sockets"] += broadcast["dropped"]
     # The same fan-out at the game's own rate of frames: the floor at the game's load.
     paced: dict[str, Any] = {"error": "no bare broadcast to pace"}
     if "error" not in broadcast and result["state_frames_per_s"]:
-        paced = await bare.broadcast(
-            urls, len(plan), args.players, cpu=children_cpu_seconds, by_group=args.by_table,
-            pace=result["state_frames_per_s"] / args.players,
-        )  # fmt: skip
+        paced = await bare_or_error(
+            urls, len(plan), args, pace=result["state_frames_per_s"] / args.players
+        )
         result["dropped_sockets"] += paced["dropped"]
     result["bare_paced"] = paced
     per_s = broadcast["per_s"]
     result["ratio"] = float(f"{result['state_frames_per_s'] / per_s:.4g}") if per_s else None
     result.update(cost_vs_bare(result))
     return result
+
+
+async def bare_or_error(
+    urls: list[str], groups: int, args: argparse.Namespace, pace: float | None = None
+) -> dict[str, Any]:
+    """``bare.broadcast`` over the game's groups and servers; where it cannot run, its error,
+    so that the game's figures are reported all the same."""
+    import websockets
+
+    try:
+        return await bare.broadcast(
+            urls, groups, args.players, cpu=children_cpu_seconds, by_group=args.by_table,
+            pace=pace,
+        )  # fmt: skip
+    except (OSError, TimeoutError, websockets.WebSocketException) as error:
+        return {"error": f"{type(error).__name__}: {error}", "per_s": 0.0, "dropped": 0}
 
 
 def cost_vs_bare(result: dict[str, Any]) -> dict[str, Any]:

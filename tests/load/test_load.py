@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import os
@@ -15,7 +16,7 @@ from channels.testing import WebsocketCommunicator
 
 from cardroom import routing
 from tests.live import ROOT, database_url
-from tests.load import bare
+from tests.load import bare, load
 from tests.load.load import (
     cost_vs_bare,
     database_cpu_seconds,
@@ -65,6 +66,19 @@ def test_cost_vs_bare_is_the_cpu_per_hand_over_the_frames_floor():
     assert paced["bare_paced_cpu_ms_per_delivery"] == 0.4
     assert paced["cost_vs_bare_paced"] == 3.0
     assert paced["cost_vs_bare"] == 6.0  # the saturated run's, unchanged
+
+
+async def test_a_bare_broadcast_that_cannot_run_is_reported_as_its_error():
+    """Either run of the bare broadcast (saturated or paced) that fails leaves its error in
+    the result, and the game's figures are reported all the same."""
+    from tests.live import free_port
+
+    nobody = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    args = argparse.Namespace(players=2, by_table=True)
+    for pace in (None, 10.0):
+        failed = await load.bare_or_error([nobody], 1, args, pace=pace)
+        assert failed["per_s"] == 0.0 and failed["dropped"] == 0
+        assert failed["error"].startswith(("ConnectionRefusedError", "OSError"))
 
 
 async def test_a_paced_bare_broadcast_asks_one_message_at_a_time_round_the_groups():

@@ -30,8 +30,9 @@ __all__ = ["Writes", "insert_returning", "json_text", "update_statement"]
 PARAMETERS_AT_ONCE = 50
 
 
-def _fields(model: type[Model]) -> list[Any]:
-    return [field for field in model._meta.concrete_fields if not field.primary_key]
+@cache
+def _fields(model: type[Model]) -> tuple[Any, ...]:
+    return tuple(field for field in model._meta.concrete_fields if not field.primary_key)
 
 
 #: What orjson must refuse so that the standard library takes it (and writes or refuses it as
@@ -85,7 +86,11 @@ def _prepared(field: Field[Any, Any], value: Any, db: Any) -> Any:
     """``value`` as the field's ``get_db_prep_save`` prepares it, a JSON value written by
     ``json_text`` where the ORM would use the standard library (a field without an encoder of
     its own, on PostgreSQL)."""
-    given = _given_type(field)
+    return _prepared_as(field, _given_type(field), value, db)
+
+
+def _prepared_as(field: Field[Any, Any], given: type | None, value: Any, db: Any) -> Any:
+    """``_prepared``, with the field's ``_given_type`` known already."""
     if given is not None and (value is None or type(value) is given):
         return value
     prepared = field.get_db_prep_save(value, db)
@@ -94,39 +99,55 @@ def _prepared(field: Field[Any, Any], value: Any, db: Any) -> Any:
     return prepared
 
 
+@cache
+def _row_plan(
+    model: type[Model],
+) -> tuple[tuple[Any, ...], frozenset[str], tuple[bool, ...], tuple[type | None, ...]]:
+    """What ``_row_values`` needs of ``model`` for every row: its fields, their ``attname``s,
+    which are stamped with the time now, and the type each stores as given."""
+    fields = _fields(model)
+    stamped = tuple(
+        bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
+        for field in fields
+    )
+    return fields, frozenset(f.attname for f in fields), stamped, tuple(map(_given_type, fields))
+
+
 def _row_values(model: type[Model], rows: Sequence[Mapping[str, Any]]) -> list[Any]:
     """Each row's values (by the fields' ``attname``: ``table_id`` for a foreign key), field
     by field, as the ORM's insert would prepare those of an instance made with them: a field
-    not given takes its default, an ``auto_now`` one the time now. No model instance is made:
-    for the many rows of history an action writes, making them cost more than the values."""
-    fields = _fields(model)
-    names = {field.attname for field in fields}
+    not given takes its default, an ``auto_now`` one the time now (the same for every row,
+    so prepared once). No model instance is made: for the many rows of history an action
+    writes, making them cost more than the values."""
+    fields, names, stamped, given = _row_plan(model)
     db = _this_thread()
-    stamped = [getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
-               for field in fields]  # fmt: skip
     now = timezone.now() if any(stamped) else None
+    stamps = {
+        field: _prepared_as(field, kind, now, db)
+        for field, stamp, kind in zip(fields, stamped, given, strict=True)
+        if stamp
+    }
     params = []
     for row in rows:
         assert row.keys() <= names, sorted(row.keys() - names)
-        for field, stamp in zip(fields, stamped, strict=True):
+        for field, stamp, kind in zip(fields, stamped, given, strict=True):
             if stamp:
-                value = now
-            elif field.attname in row:
-                value = row[field.attname]
-            else:
-                value = field.get_default()
-            params.append(_prepared(field, value, db))
+                params.append(stamps[field])
+                continue
+            attname = field.attname
+            value = row[attname] if attname in row else field.get_default()
+            params.append(_prepared_as(field, kind, value, db))
     return params
 
 
 def _inserted_values(model: type[Model], instances: Sequence[Model]) -> list[Any]:
     """Each instance's values, field by field, as the ORM's insert prepares them."""
-    fields = _fields(model)
+    fields, _, _, given = _row_plan(model)
     db = _this_thread()
     return [
-        _prepared(field, field.pre_save(instance, True), db)
+        _prepared_as(field, kind, field.pre_save(instance, True), db)
         for instance in instances
-        for field in fields
+        for field, kind in zip(fields, given, strict=True)
     ]
 
 

@@ -5,7 +5,11 @@ it with the version after commit, so every connection builds its own viewer's fr
 (``state_frame``: the game's ``view`` is pure) with no database read on the push path. A
 connection that opens, or asks for ``sync``, reads the same snapshot from the database.
 
-A snapshot is plain JSON (it crosses Redis): the table's fields and state, who sits where and
+A snapshot is plain JSON (it crosses Redis as msgpack), but for the game's state, which it
+carries as its JSON text (bytes): a copy to pack and unpack, where the state's every value
+was walked twice on every version, while a process whose sockets watch the table builds their
+frames from the state its maker shares (``share_loaded``) and never parses the text. With
+the state: the table's fields, who sits where and
 whether they are online, the deck commitment of the hand in play, and, only in the versions
 that change them, the recent hands, the bankrolls that moved and (at a tournament's table) the
 tournament's state (cardroom/tables/chips.py). A connection keeps the last of each it was sent.
@@ -17,9 +21,13 @@ the state loaded from it); a frame is built from the snapshot alone, through the
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from datetime import UTC, datetime
 from threading import Lock
+from typing import Any
+
+import orjson
 
 from cardroom.models import Hand, Table
 from cardroom.storage.rows import open_commitment, seats_online
@@ -34,6 +42,7 @@ __all__ = [
     "commitment_of",
     "share_loaded",
     "snapshot_from_db",
+    "snapshot_state",
     "state_frame",
     "table_from",
     "table_snapshot",
@@ -75,7 +84,7 @@ def table_snapshot(
         "stamp": stamp,
         "id": table.pk,
         "version": table.version,
-        "state": table.state,
+        "state": _state_text(table.state),
         **{name: getattr(table, name) for name in TABLE_FIELDS},
         "seats": [list(entry) for entry in seats],
         "commitment": commitment,
@@ -107,7 +116,28 @@ def table_from(snapshot: Snapshot) -> Table:
     """An unsaved Table carrying the snapshot's fields, for templates that draw a table."""
     # A snapshot made before a field was carried gives the model's default.
     fields = {name: snapshot[name] for name in TABLE_FIELDS if name in snapshot}
-    return Table(pk=snapshot["id"], version=snapshot["version"], state=snapshot["state"], **fields)
+    state = snapshot_state(snapshot)
+    return Table(pk=snapshot["id"], version=snapshot["version"], state=state, **fields)
+
+
+def snapshot_state(snapshot: Snapshot) -> JSON:
+    """The game's state a snapshot carries, as JSON (a snapshot made before the state was
+    carried as text, by a process of the previous release, carries the JSON itself)."""
+    state = snapshot["state"]
+    if isinstance(state, bytes | str):
+        loaded: JSON = orjson.loads(state)
+        return loaded
+    carried: JSON = state
+    return carried
+
+
+def _state_text(state: Any) -> bytes:
+    """The state's JSON text, by orjson; what orjson refuses (an integer beyond 64 bits) by
+    the standard library."""
+    try:
+        return orjson.dumps(state)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(state).encode()
 
 
 def share_loaded(stamp: str, state: TableState) -> None:
@@ -122,13 +152,13 @@ def share_loaded(stamp: str, state: TableState) -> None:
 def _loaded(game: Game[TableState], snapshot: Snapshot) -> TableState:
     key = snapshot.get("stamp")
     if key is None:
-        return game.load(snapshot["state"])
+        return game.load(snapshot_state(snapshot))
     with _LOADED_LOCK:
         state = _LOADED.get(key)
         if state is not None:
             _LOADED.move_to_end(key)
             return state
-    state = game.load(snapshot["state"])
+    state = game.load(snapshot_state(snapshot))
     with _LOADED_LOCK:
         _LOADED[key] = state
         while len(_LOADED) > _LOADED_MAX:

@@ -39,13 +39,22 @@ from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 
 from accounts.sql import pipeline
 
-__all__ = ["cursor", "together"]
+__all__ = ["cursor", "here", "together"]
 
 Rows = list[tuple[Any, ...]]
 
 #: Per Django connection (each thread has its own): its psycopg connection and the
 #: server-binding cursor made for it, reused while that psycopg connection lasts.
 _MADE: weakref.WeakKeyDictionary[Any, tuple[Any, Any]] = weakref.WeakKeyDictionary()
+
+
+def here() -> Any:
+    """The Django connection to the default database that this thread (and, where an event
+    loop runs in it, this context) uses: ``connections`` finds it through asgiref's ``Local``
+    at every use of ``connection``, a few microseconds each. Callers that make many statements
+    take it once, for one piece of work, and never keep it beyond: which object it is depends
+    on the thread and the context, and Django may replace it."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def _bound(connection: Any) -> Any:
@@ -79,7 +88,7 @@ def _new_cursor(connection: Any, raw: Any) -> Any:
 def cursor() -> Iterator[Any]:
     """Django's cursor (its errors, its query log), on PostgreSQL over a server-binding
     cursor whose statements psycopg prepares."""
-    connection = connections[DEFAULT_DB_ALIAS]
+    connection = here()
     if connection.vendor != "postgresql":
         with connection.cursor() as django_cursor:
             yield django_cursor
@@ -102,7 +111,7 @@ def together(
     transaction control)."""
     if not statements:
         return []
-    connection = connections[DEFAULT_DB_ALIAS]
+    connection = here()
     if connection.vendor != "postgresql":
         found = []
         with connection.cursor() as django_cursor:

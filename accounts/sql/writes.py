@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 import orjson
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import connection, models
 from django.db.models import Field, Model
 from django.utils import timezone
 from psycopg.types.json import Jsonb
@@ -113,14 +113,13 @@ def _row_plan(
     return fields, frozenset(f.attname for f in fields), stamped, tuple(map(_given_type, fields))
 
 
-def _row_values(model: type[Model], rows: Sequence[Mapping[str, Any]]) -> list[Any]:
+def _row_values(model: type[Model], rows: Sequence[Mapping[str, Any]], db: Any) -> list[Any]:
     """Each row's values (by the fields' ``attname``: ``table_id`` for a foreign key), field
     by field, as the ORM's insert would prepare those of an instance made with them: a field
     not given takes its default, an ``auto_now`` one the time now (the same for every row,
     so prepared once). No model instance is made: for the many rows of history an action
     writes, making them cost more than the values."""
     fields, names, stamped, given = _row_plan(model)
-    db = _this_thread()
     now = timezone.now() if any(stamped) else None
     stamps = {
         field: _prepared_as(field, kind, now, db)
@@ -140,10 +139,9 @@ def _row_values(model: type[Model], rows: Sequence[Mapping[str, Any]]) -> list[A
     return params
 
 
-def _inserted_values(model: type[Model], instances: Sequence[Model]) -> list[Any]:
+def _inserted_values(model: type[Model], instances: Sequence[Model], db: Any) -> list[Any]:
     """Each instance's values, field by field, as the ORM's insert prepares them."""
     fields, _, _, given = _row_plan(model)
-    db = _this_thread()
     return [
         _prepared_as(field, kind, field.pre_save(instance, True), db)
         for instance in instances
@@ -167,7 +165,7 @@ def insert_returning(instance: Model) -> None:
     model = type(instance)
     pk = model._meta.pk
     assert pk is not None and connection.features.can_return_columns_from_insert
-    params = _inserted_values(model, [instance])
+    params = _inserted_values(model, [instance], _this_thread())
     sql = _insert_sql(model, 1, connection.vendor)
     with bound.cursor() as cursor:
         cursor.execute(f"{sql} RETURNING {connection.ops.quote_name(str(pk.column))}", params)
@@ -207,22 +205,23 @@ def _update_where_sql(
 
 
 def _this_thread() -> Any:
-    """This thread's connection itself: ``connection`` looks it up again on every use (a
-    thread-local through a proxy), which was a tenth of preparing a row's values."""
-    return connections[DEFAULT_DB_ALIAS]
+    """The connection itself (``bound.here``), for one piece of work: ``connection`` looks it
+    up again on every use (a thread-local through a proxy), which was a tenth of preparing a
+    row's values."""
+    return bound.here()
 
 
 def update_statement(instance: Model, names: Sequence[str]) -> tuple[str, list[Any]]:
     """The statement ``Writes.update`` adds (``... WHERE <pk> = %s``, the key last among the
     values), for a caller that adds conditions of its own."""
-    return _update_sql(type(instance), tuple(names), connection.vendor), _updated_values(
-        instance, names
+    db = _this_thread()
+    return _update_sql(type(instance), tuple(names), db.vendor), _updated_values(
+        instance, names, db
     )
 
 
-def _updated_values(instance: Model, names: Sequence[str]) -> list[Any]:
+def _updated_values(instance: Model, names: Sequence[str], db: Any) -> list[Any]:
     by_name = {field.name: field for field in instance._meta.concrete_fields}
-    db = _this_thread()
     params = [
         _prepared(by_name[name], by_name[name].pre_save(instance, False), db) for name in names
     ]
@@ -245,27 +244,30 @@ class Writes:
     def __init__(self) -> None:
         #: (sql, values) of each statement, in order.
         self.statements: list[tuple[str, list[Any]]] = []
+        #: The connection whose backend prepares the values (taken once: ``bound.here``).
+        self.db = _this_thread()
 
     def insert(self, model: type[Model], instances: Sequence[Model]) -> None:
         """Insert the instances (their primary keys are not read back), on PostgreSQL in
         statements psycopg keeps parsed."""
         if instances:
-            self._insert(model, _inserted_values(model, instances), len(instances))
+            self._insert(model, _inserted_values(model, instances, self.db), len(instances))
 
     def insert_values(self, model: type[Model], rows: Sequence[Mapping[str, Any]]) -> None:
         """Insert rows given as their fields' values by ``attname``, as ``insert`` would insert
         instances made with them (see ``_row_values``)."""
         if rows:
-            self._insert(model, _row_values(model, rows), len(rows))
+            self._insert(model, _row_values(model, rows, self.db), len(rows))
 
     def _insert(self, model: type[Model], params: list[Any], rows: int) -> None:
         width = len(_fields(model))
-        if connection.vendor == "postgresql":
+        vendor = self.db.vendor
+        if vendor == "postgresql":
             rows = max(1, PARAMETERS_AT_ONCE // width)
         for start in range(0, len(params), rows * width):
             chunk = params[start : start + rows * width]
             count = len(chunk) // width  # the last chunk may hold fewer rows
-            self.add(_insert_sql(model, count, connection.vendor), chunk)
+            self.add(_insert_sql(model, count, vendor), chunk)
 
     def add(self, sql: str, params: Sequence[Any]) -> None:
         """A statement with its values (``insert`` and ``update`` add theirs here)."""
@@ -274,17 +276,17 @@ class Writes:
     def update(self, instance: Model, names: Sequence[str]) -> None:
         """``instance.save(update_fields=names)``, without signals (nothing listens to them on
         these models)."""
-        sql = _update_sql(type(instance), tuple(names), connection.vendor)
-        self.add(sql, _updated_values(instance, names))
+        sql = _update_sql(type(instance), tuple(names), self.db.vendor)
+        self.add(sql, _updated_values(instance, names, self.db))
 
     def insert_new(self, instance: Model, unique: Sequence[str]) -> None:
         """Insert ``instance`` unless a row with its values of the ``unique`` fields exists:
         ``get_or_create`` with nothing read back (``ON CONFLICT DO NOTHING``, which SQLite and
         PostgreSQL both have)."""
         model = type(instance)
-        sql = _insert_sql(model, 1, connection.vendor)
+        sql = _insert_sql(model, 1, self.db.vendor)
         conflict = _conflict_sql(model, tuple(unique))
-        self.add(f"{sql} {conflict}", _inserted_values(model, [instance]))
+        self.add(f"{sql} {conflict}", _inserted_values(model, [instance], self.db))
 
     def update_where(
         self, model: type[Model], values: Mapping[str, Any], where: Mapping[str, Any]
@@ -292,10 +294,10 @@ class Writes:
         """``model.objects.filter(**where).update(**values)``, for plain fields."""
         names, keys = tuple(values), tuple(where)
         by_name = {field.name: field for field in model._meta.concrete_fields}
-        db = _this_thread()
+        db = self.db
         params = [_prepared(by_name[name], values[name], db) for name in names]
         params += [_prepared(by_name[name], where[name], db) for name in keys]
-        self.add(_update_where_sql(model, names, keys, connection.vendor), params)
+        self.add(_update_where_sql(model, names, keys, db.vendor), params)
 
     def flush(self) -> None:
         statements, self.statements = self.statements, []

@@ -232,7 +232,9 @@ class _Transaction:
     would send each alone; elsewhere it is Django's ``atomic``."""
 
     def __init__(self) -> None:
-        self.own = connection.vendor == "postgresql" and not connection.in_atomic_block
+        #: The thread's connection, taken once for the batch (``bound.here``).
+        self.db = bound.here()
+        self.own = self.db.vendor == "postgresql" and not self.db.in_atomic_block
         self.begun = self.committed = False
         self.atomic = None if self.own else transaction.atomic()
         self.committed_work: list[Callable[[], None]] = []
@@ -305,9 +307,10 @@ def _write(
         bound.together([(sql, params), *statements, *batch.commit()], rows=False)
         batch.committed = batch.own
         return
-    sql += _fence_sql(len(players), connection.vendor)
+    vendor = batch.db.vendor
+    sql += _fence_sql(len(players), vendor)
     params += [expected, table.pk, *players]
-    if connection.vendor == "postgresql":
+    if vendor == "postgresql":
         begin = batch.begin()
         try:
             bound.together(

@@ -612,27 +612,30 @@ _made: weakref.WeakKeyDictionary[Any, dict[tuple[_Part, ...], list[Reader]]] = (
 
 def _readers(parts: tuple[_Part, ...]) -> list[Reader]:
     """For each part, what makes its instance from its slice of a row."""
-    made = _made.setdefault(connection.ops, {})
+    here = bound.here()
+    made = _made.setdefault(here.ops, {})
     if parts not in made:
         readers, start = [], 0
         for part in parts:
-            readers.append(_reader(part, start))
+            readers.append(_reader(part, start, here))
             start += len(part.fields)
         made[parts] = readers
     return made[parts]
 
 
-def _reader(part: _Part, start: int) -> Reader:
+def _reader(part: _Part, start: int, wrapper: Any) -> Reader:
+    """``wrapper``: the thread's connection (not Django's proxy of it, which looks it up again
+    at every use), whose converters and alias the rows are read with."""
     fields = part.fields
     names = [field.attname for field in fields]
     end = start + len(fields)
     converting = []
     for index, field in enumerate(fields):
         column = field.get_col(part.model._meta.db_table)
-        chain = [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
+        chain = [*wrapper.ops.get_db_converters(column), *field.get_db_converters(wrapper)]
         if chain:
             converting.append((index, chain, column))
-    model, wrapper = part.model, connection
+    model, alias = part.model, wrapper.alias
 
     def read(row: tuple[Any, ...]) -> Model | None:
         if row[start] is None:  # an outer join found no row (no limits, no open hand)
@@ -641,6 +644,6 @@ def _reader(part: _Part, start: int) -> Reader:
         for index, chain, column in converting:
             for convert in chain:
                 values[index] = convert(values[index], column, wrapper)
-        return model.from_db(wrapper.alias, names, values)
+        return model.from_db(alias, names, values)
 
     return read

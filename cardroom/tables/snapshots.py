@@ -5,14 +5,14 @@ it with the version after commit, so every connection builds its own viewer's fr
 (``state_frame``: the game's ``view`` is pure) with no database read on the push path. A
 connection that opens, or asks for ``sync``, reads the same snapshot from the database.
 
-A snapshot is plain JSON (it crosses Redis as msgpack), but for the game's state, which it
-carries as its JSON text (bytes): a copy to pack and unpack, where the state's every value
-was walked twice on every version, while a process whose sockets watch the table builds their
-frames from the state its maker shares (``share_loaded``) and never parses the text. With
-the state: the table's fields, who sits where and
-whether they are online, the deck commitment of the hand in play, and, only in the versions
-that change them, the recent hands, the bankrolls that moved and (at a tournament's table) the
-tournament's state (cardroom/tables/chips.py). A connection keeps the last of each it was sent.
+A snapshot is plain JSON (it crosses Redis as msgpack), except the game's state, carried as
+its JSON text (bytes) so that packing and unpacking copy it rather than walk it: a process
+whose sockets watch the table builds their frames from the state its maker shares
+(``share_loaded``) and never parses the text (``snapshot_state`` does, elsewhere). Besides the
+state: the table's fields, who sits where and whether they are online, the deck commitment of
+the hand in play, and, only in the versions that change them, the recent hands, the bankrolls
+that moved and (at a tournament's table) the tournament's state (cardroom/tables/chips.py). A
+connection keeps the last of each it was sent.
 
 Contracts: a snapshot is never changed once made (every viewer of the process shares it, and
 the state loaded from it); a frame is built from the snapshot alone, through the game's

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from datetime import UTC, datetime
+from functools import lru_cache
 from threading import Lock
 from typing import Any
 
@@ -177,9 +178,7 @@ def state_frame(snapshot: Snapshot, user_id: int | None) -> Frame:
     seat = next((entry[0] for entry in snapshot["seats"] if entry[1] == user_id), None)
     view = game.view(state, seat)
     deadline = view.get("deadline")
-    view["deadline"] = (
-        None if deadline is None else datetime.fromtimestamp(deadline, tz=UTC).isoformat()
-    )
+    view["deadline"] = None if deadline is None else _moment_text(deadline)
     view.setdefault("pot", 0)
     view["table"] = {
         "id": snapshot["id"],
@@ -212,6 +211,13 @@ def state_frame(snapshot: Snapshot, user_id: int | None) -> Frame:
         "you": view.get("you"),
         "tournament": snapshot.get("tournament"),
     }
+
+
+@lru_cache(maxsize=4096)
+def _moment_text(timestamp: float) -> str:
+    """A deadline (seconds since the epoch) as ISO 8601 text in UTC: the same for every viewer
+    of a version, so written once for all of them."""
+    return datetime.fromtimestamp(timestamp, tz=UTC).isoformat()
 
 
 def _spectator_you(game: Game[TableState], state: TableState, status: str, view: JSON) -> JSON:

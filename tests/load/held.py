@@ -29,6 +29,8 @@ from typing import Any
 
 import django
 
+from tests.load.load import declare_choice, secret_key_env
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 #: The tables' timers: short, so that a run is quick; the clock's timeouts still come.
 TIMERS = {"ante_seconds": 0.5, "decision_seconds": 0.5, "showdown_seconds": 0.2}
@@ -96,9 +98,7 @@ def decision(view: dict[str, Any], seat: int, hand: int) -> dict[str, Any] | Non
     if "declare" in legal:
         if seat % 3 == 0 and hand % 2 == 0:
             return None  # the lazy player: the clock mucks this one
-        ranks = sorted("23456789TJQKA".index(card[0]) for card in you["cards"])
-        pair = len(set(ranks)) < 3
-        return {"kind": "declare", "choice": "in" if pair or ranks[-1] >= 10 else "out"}
+        return {"kind": "declare", "choice": declare_choice(you["cards"])}
     if "sit_in" in legal:
         return {"kind": "sit_in"}
     return None
@@ -180,8 +180,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from django.conf import settings
 
     if not settings.configured:  # run as a script: this process loads the settings too
-        from tests.load.load import secret_key_env
-
         os.environ.update(secret_key_env())
     django.setup()
     result = play(args.tables, args.hands, args.seconds)

@@ -194,6 +194,12 @@ def by_second(sent_kind_took: list[tuple[float, str, float]]) -> list[dict[str, 
     return rows
 
 
+def declare_choice(cards: list[str]) -> str:
+    """A bot's declare: in with a pair or a ten or better, else out."""
+    ranks = sorted("23456789TJQKA".index(card[0]) for card in cards)
+    return "in" if len(set(ranks)) < len(ranks) or ranks[-1] >= 10 else "out"
+
+
 class Bot:
     """One player's connection: acts from its own view, timing every round trip."""
 
@@ -302,10 +308,7 @@ class Bot:
             if self.lazy and self.hands % 2 == 0:
                 self.lazy_declared_never = True  # let the clock muck this one
                 return
-            cards = frame["you"]["cards"]
-            ranks = sorted("23456789TJQKA".index(card[0]) for card in cards)
-            pair = len(set(ranks)) < 3
-            await self.once(kind="declare", choice="in" if pair or ranks[-1] >= 10 else "out")
+            await self.once(kind="declare", choice=declare_choice(frame["you"]["cards"]))
         elif "sit_in" in legal:  # sat out by the clock after a missed ante
             await self.once(kind="sit_in")
         elif "top_up" in legal and table["seats"]:

@@ -28,6 +28,10 @@ from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
+#: The name libpq gives the PostgreSQL sessions of every server this test process starts
+#: (PGAPPNAME), so that waiting for them to end ignores the sessions of the test process itself,
+#: which a thread pool may keep open from an earlier test.
+SERVERS_APPLICATION_NAME = f"cardroom-test-server-{os.getpid()}"
 
 
 def free_port() -> int:
@@ -94,6 +98,7 @@ def start_daphne(name: str, env: dict[str, str] | None = None, port: int = 0) ->
         "DATABASE_URL": database_url(),
         "CARDROOM_CLOCK_IN_PROCESS": "true",
         "PYTHONUNBUFFERED": "1",
+        "PGAPPNAME": SERVERS_APPLICATION_NAME,
         **(env or {}),
     }
     with open(log_path, "wb") as log:  # the child keeps its own copy of the file
@@ -155,7 +160,8 @@ def live_daphnes(
 
 def _wait_for_its_connections_to_close() -> None:
     """PostgreSQL ends a dead process's sessions a moment later; the test database can only
-    be dropped at teardown once they are gone."""
+    be dropped at teardown once they are gone. Only the sessions of the servers this process
+    started are waited for (by their application name)."""
     if connection.vendor != "postgresql":
         return
     deadline = time.monotonic() + 10
@@ -163,7 +169,8 @@ def _wait_for_its_connections_to_close() -> None:
         while time.monotonic() < deadline:
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " WHERE datname = current_database() AND application_name = %s",
+                [SERVERS_APPLICATION_NAME],
             )
             if cursor.fetchone()[0] == 0:
                 return
@@ -224,6 +231,7 @@ def live_cluster(
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
+        "PGAPPNAME": SERVERS_APPLICATION_NAME,
         # One key for every process, as in a deployment (a test run would give each its own).
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
     }

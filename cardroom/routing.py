@@ -17,6 +17,7 @@ websocket_urlpatterns: list[Any] = [
 if settings.CARDROOM_BENCH:
     # The load script's bare broadcast (cardroom/realtime/bench.py): unauthenticated, so it exists
     # only on servers started with CARDROOM_BENCH=1, never by default.
-    from cardroom.realtime.bench import BroadcastConsumer
+    from cardroom.realtime.bench import BroadcastConsumer, LeanBroadcastConsumer
 
     websocket_urlpatterns.append(path("ws/bench/broadcast/", BroadcastConsumer.as_asgi()))
+    websocket_urlpatterns.append(path("ws/bench/lean/", LeanBroadcastConsumer.as_asgi()))

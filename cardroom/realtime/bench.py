@@ -1,6 +1,8 @@
 """A bare Channels group broadcast: the yardstick the load script measures the full stack by.
 
-Served at ``/ws/bench/broadcast/?group=bench-<name>`` only when ``CARDROOM_BENCH=1`` (see
+Served at ``/ws/bench/broadcast/?group=bench-<name>`` (``BroadcastConsumer``, Channels' own
+dispatch) and ``/ws/bench/lean/?group=...`` (``LeanBroadcastConsumer``, dispatched as the table
+sockets are, without Channels' thread hop per message) only when ``CARDROOM_BENCH=1`` (see
 cardroom/routing.py; tests/load/load.py sets it for the servers it starts). A socket joins its
 group; a client's ``{"burst": 2000, "group": "bench-1"}`` makes the server send that many group
 messages, and every member's socket gets each one's text (the load script asks for a few at a
@@ -19,7 +21,9 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-__all__ = ["BroadcastConsumer"]
+from cardroom.realtime.dispatch import DispatchWithoutHop
+
+__all__ = ["BroadcastConsumer", "LeanBroadcastConsumer"]
 
 #: Only groups of this route's own: a bench message sent to a table's group would reach
 #: consumers with no handler for it.
@@ -73,3 +77,8 @@ class BroadcastConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def bench_text(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
+
+
+class LeanBroadcastConsumer(DispatchWithoutHop, BroadcastConsumer):
+    """The same fan-out without Channels' ``close_old_connections`` hop before each message,
+    which the table sockets skip too (cardroom/realtime/dispatch.py): the floor they pay."""

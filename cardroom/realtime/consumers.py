@@ -21,7 +21,6 @@ from datetime import datetime
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
@@ -39,6 +38,7 @@ from cardroom.presentation.pages import page_context
 from cardroom.realtime import freshness
 from cardroom.realtime.auth import NOT_LOGGED_IN, REVOKED, token_group
 from cardroom.realtime.chat_socket import CHAT_TYPES, ApiChat, ChatRead, ChatSocket, PageChat
+from cardroom.realtime.dispatch import DispatchWithoutHop
 from cardroom.realtime.fanout import feed, starve
 from cardroom.realtime.logins import (
     LOGIN_ENDED,
@@ -93,7 +93,7 @@ MAX_TABLE_ID = 2**63 - 1
 PRESENCE_ANSWER_SECONDS = 2.0
 
 
-class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
+class _TableConsumer(DispatchWithoutHop, ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     """What both table sockets share: auth, presence, rate limit, replays, versioned pushes."""
 
     #: The viewer's user id, set once the socket is let in.
@@ -139,19 +139,6 @@ class _TableConsumer(ChatSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     #: The socket is answering a frame of its client; the versions that came meanwhile.
     answering = False
     held: list[dict[str, Any]]
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch first runs ``close_old_connections`` in asgiref's one
-        thread-sensitive thread for every frame and every group message. Every database call
-        here runs in a thread that looks after its own connection before and after
-        (cardroom/realtime/threads.py), so the hop has nothing to do and only costs; on SQLite
-        that thread is also the one writer, so each frame of a socket would wait in line behind
-        the writes in hand before its action waited in line again. So no message takes it (measured:
-        docs/performance.md, "Why the live path is built as it is")."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         self.counting = set()

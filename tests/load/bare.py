@@ -156,6 +156,7 @@ async def broadcast(
     cpu: Callable[[], float | None] | None = None,
     by_group: bool = False,
     pace: float | None = None,
+    route: str = "broadcast",
 ) -> dict[str, Any]:
     """Deliveries per second of ``burst`` messages to each of ``groups`` groups of ``size``;
     with ``pace``, of group messages asked for at that rate (a second, over all the groups)
@@ -166,14 +167,17 @@ async def broadcast(
 
     ``cpu``: the servers' CPU seconds so far (None where unknown); read once every socket is
     open and again when the last delivery has been read, so ``server_cpu_seconds`` is the
-    servers' cost of the deliveries alone, without the handshakes."""
+    servers' cost of the deliveries alone, without the handshakes.
+
+    ``route``: ``broadcast``, Channels' own dispatch, or ``lean``, without its thread hop per
+    message, as the table sockets dispatch (cardroom/realtime/bench.py)."""
     stamp = f"{time.time_ns() % 10**12}"
     gate = asyncio.Semaphore(CONNECTING)
 
     async def join(number: int, name: str) -> Any:
         server = urls[server_for(number, number // size, len(urls), by_group)]
         async with gate:
-            return await open_socket(server, f"/ws/bench/broadcast/?group={name}")
+            return await open_socket(server, f"/ws/bench/{route}/?group={name}")
 
     names = [f"bench-{stamp}-{group}" for group in range(groups)]
     sockets = await asyncio.gather(*(join(k, names[k // size]) for k in range(groups * size)))

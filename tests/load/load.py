@@ -20,7 +20,8 @@ sits evenly over S seconds instead, as tables that filled at their own moments d
 measure different things: docs/performance.md, "Tables in step"). Once the tables have stopped
 (the bots sit out as they go), the same number of sockets in groups of the same size measure a
 bare Channels group broadcast (tests/load/bare.py): the yardstick for the full stack's state
-frames per second; then the same again, paced at the game's own rate of frames. Every loop
+frames per second; then the same again, paced at the game's own rate of frames; then the
+saturated one again, dispatched as the table sockets are (``bare_lean``). Every loop
 is bounded in count and time; the script stops by itself.
 
 Reported: the action round trip (send to ack) and the timeout lateness (deadline to the pushed
@@ -40,7 +41,9 @@ sit answered to the first table's last hand (``seated_window``: its CPU seconds,
 frames), a hand in play without the players' arrivals and departures; ``cost_vs_bare_paced``,
 the CPU per hand against the floor of the bare broadcast paced at the game's rate of frames
 (``bare_paced``), which, unlike the saturated run's, does not move with how fast the client
-reads. In step (no
+reads; ``cost_vs_bare_lean``, against the floor without Channels' thread hop before each
+message (``bare_lean``, ``bare_lean_cpu_ms_per_delivery``), which the table sockets skip: the
+stricter yardstick, as the stock floor pays a hop they do not. In step (no
 ``--stagger``), ``phase_ms_per_table``: for the ante and the declare, the time from the first
 hand's phase's first action sent to its last answered, over all tables, divided by the tables;
 None when staggered. In step the tables sit once the room's sockets are open, so the phases
@@ -564,6 +567,12 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
         )
         result["dropped_sockets"] += paced["dropped"]
     result["bare_paced"] = paced
+    # And the fan-out as the table sockets dispatch it, without Channels' thread hop per message.
+    lean: dict[str, Any] = {"error": "no bare broadcast"}
+    if "error" not in broadcast:
+        lean = await bare_or_error(urls, len(plan), args, route="lean")
+        result["dropped_sockets"] += lean["dropped"]
+    result["bare_lean"] = lean
     per_s = broadcast["per_s"]
     result["ratio"] = float(f"{result['state_frames_per_s'] / per_s:.4g}") if per_s else None
     result.update(cost_vs_bare(result))
@@ -571,7 +580,11 @@ async def measure(urls: list[str], plan: Plan, args: argparse.Namespace) -> dict
 
 
 async def bare_or_error(
-    urls: list[str], groups: int, args: argparse.Namespace, pace: float | None = None
+    urls: list[str],
+    groups: int,
+    args: argparse.Namespace,
+    pace: float | None = None,
+    route: str = "broadcast",
 ) -> dict[str, Any]:
     """``bare.broadcast`` over the game's groups and servers; where it cannot run, its error,
     so that the game's figures are reported all the same."""
@@ -580,7 +593,7 @@ async def bare_or_error(
     try:
         return await bare.broadcast(
             urls, groups, args.players, cpu=children_cpu_seconds, by_group=args.by_table,
-            pace=pace,
+            pace=pace, route=route,
         )  # fmt: skip
     except (OSError, TimeoutError, websockets.WebSocketException) as error:
         return {"error": f"{type(error).__name__}: {error}", "per_s": 0.0, "dropped": 0}
@@ -592,7 +605,10 @@ def cost_vs_bare(result: dict[str, Any]) -> dict[str, Any]:
     per delivery, from the same run). 1 would be a server whose whole cost is Channels' own
     fan-out of the frames; None when a figure is missing (servers given with --url).
     ``cost_vs_bare_paced``: the same against the bare broadcast paced at the game's rate of
-    frames, whose floor does not move with how fast the load's client reads."""
+    frames, whose floor does not move with how fast the load's client reads.
+    ``cost_vs_bare_lean``: against the saturated broadcast dispatched as the table sockets are,
+    without Channels' thread hop before each message, which the stock floor pays and they do
+    not: the stricter yardstick."""
     hands = result.get("hands") or 0
     frames_per_hand = result["state_frames"] / hands if hands else None
     floor = result["bare_broadcast"].get("server_cpu_ms_per_delivery")
@@ -608,6 +624,8 @@ def cost_vs_bare(result: dict[str, Any]) -> dict[str, Any]:
     # Against the floor at the game's own rate too (the bare broadcast paced, tests/load/bare.py).
     paced = (result.get("bare_paced") or {}).get("server_cpu_ms_per_delivery")
     paced_known = frames_per_hand and paced and per_hand
+    lean = (result.get("bare_lean") or {}).get("server_cpu_ms_per_delivery")
+    lean_known = frames_per_hand and lean and per_hand
     return {
         "state_frames_per_hand": round(frames_per_hand, 1) if frames_per_hand else None,
         "bare_cpu_ms_per_delivery": floor,
@@ -619,6 +637,8 @@ def cost_vs_bare(result: dict[str, Any]) -> dict[str, Any]:
         "cost_vs_bare_paced": (
             round(per_hand / (frames_per_hand * paced), 2) if paced_known else None
         ),
+        "bare_lean_cpu_ms_per_delivery": lean,
+        "cost_vs_bare_lean": round(per_hand / (frames_per_hand * lean), 2) if lean_known else None,
     }
 
 
@@ -707,7 +727,8 @@ def summary(result: dict[str, Any]) -> str:
         f"{result.get('cost_vs_bare')} times the bare broadcast's cost of its "
         f"{result.get('state_frames_per_hand')} frames (once all sat: "
         f"{result.get('server_cpu_ms_per_hand_seated')} ms, {result.get('cost_vs_bare_seated')}"
-        f" times; {result.get('cost_vs_bare_paced')} times the same paced at the game's rate); "
+        f" times; {result.get('cost_vs_bare_paced')} times the same paced at the game's rate; "
+        f"{result.get('cost_vs_bare_lean')} times the floor without Channels' hop a message); "
         + (
             f"PostgreSQL CPU {database} ms a hand; "
             if (database := result.get("database_cpu_ms_per_hand")) is not None

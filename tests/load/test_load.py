@@ -50,6 +50,7 @@ def test_cost_vs_bare_is_the_cpu_per_hand_over_the_frames_floor():
         "state_frames_per_hand": 50.0, "bare_cpu_ms_per_delivery": 0.2, "cost_vs_bare": 6.0,
         "cost_vs_bare_seated": None,  # no window of the room seated
         "bare_paced_cpu_ms_per_delivery": None, "cost_vs_bare_paced": None,  # no paced run
+        "bare_lean_cpu_ms_per_delivery": None, "cost_vs_bare_lean": None,  # no lean run
     }  # fmt: skip
     missing = {**result, "bare_broadcast": {"server_cpu_ms_per_delivery": None}}
     assert cost_vs_bare(missing)["cost_vs_bare"] is None
@@ -66,6 +67,12 @@ def test_cost_vs_bare_is_the_cpu_per_hand_over_the_frames_floor():
     assert paced["bare_paced_cpu_ms_per_delivery"] == 0.4
     assert paced["cost_vs_bare_paced"] == 3.0
     assert paced["cost_vs_bare"] == 6.0  # the saturated run's, unchanged
+    # Against the floor without Channels' hop a message: 50 frames at 0.1 ms is 5 ms; 12 times.
+    lean = cost_vs_bare({**result, "bare_lean": {"server_cpu_ms_per_delivery": 0.1}})
+    assert lean["bare_lean_cpu_ms_per_delivery"] == 0.1
+    assert lean["cost_vs_bare_lean"] == 12.0
+    assert lean["cost_vs_bare"] == 6.0  # the stock floor's, unchanged
+    assert cost_vs_bare({**result, "bare_lean": {"error": "x"}})["cost_vs_bare_lean"] is None
 
 
 async def test_a_bare_broadcast_that_cannot_run_is_reported_as_its_error():
@@ -114,7 +121,7 @@ def test_the_bench_route_is_absent_unless_cardroom_bench(settings):
     settings.CARDROOM_BENCH = True
     try:
         importlib.reload(routing)
-        assert bench_paths() == ["ws/bench/broadcast/"]
+        assert bench_paths() == ["ws/bench/broadcast/", "ws/bench/lean/"]
     finally:
         settings.CARDROOM_BENCH = False
         importlib.reload(routing)
@@ -143,6 +150,42 @@ async def test_the_bench_consumer_sends_a_burst_to_its_group():
     assert not (await outsider.connect())[0]
     for member in members:
         await member.disconnect()
+
+
+@pytest.mark.parametrize("hops", [True, False], ids=["stock", "lean"])
+async def test_the_stock_yardstick_takes_channels_hop_a_message_and_the_lean_one_does_not(
+    monkeypatch, hops
+):
+    """The stock consumer runs ``close_old_connections`` in a thread before each message, as
+    Channels does; the lean one, like the table sockets, never does."""
+    import channels.consumer
+
+    from cardroom.realtime.bench import BroadcastConsumer, LeanBroadcastConsumer
+
+    hopped: list[int] = []
+
+    async def hop() -> None:
+        hopped.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", hop)
+    app = (BroadcastConsumer if hops else LeanBroadcastConsumer).as_asgi()
+    member = WebsocketCommunicator(app, "/?group=bench-hop")
+    assert (await member.connect())[0]
+    await member.send_json_to({"burst": 3})
+    assert [await member.receive_from() for _ in range(3)] == ["0", "1", "2"]
+    await member.disconnect()
+    if hops:  # the handshake, the burst's request and its three messages, at least
+        assert len(hopped) >= 5
+    else:
+        assert hopped == []
+
+
+def test_the_table_sockets_dispatch_without_the_hop():
+    from cardroom.realtime.consumers import TableApiConsumer, TablePageConsumer
+    from cardroom.realtime.dispatch import DispatchWithoutHop
+
+    for consumer in (TableApiConsumer, TablePageConsumer):
+        assert consumer.dispatch is DispatchWithoutHop.dispatch
 
 
 def test_the_handshakes_cost_is_per_socket_and_only_in_step():
@@ -224,6 +267,16 @@ def assert_sane(result: dict, *, processes: int) -> None:
     assert result["cost_vs_bare_paced"] == pytest.approx(
         result["server_cpu_ms_per_hand"]
         / (result["state_frames_per_hand"] * result["bare_paced_cpu_ms_per_delivery"]),
+        rel=0.02,
+    )
+    # The saturated fan-out again, dispatched as the table sockets are, with its own floor.
+    lean = result["bare_lean"]
+    assert lean["dropped"] == 0 and lean["pace"] is None
+    assert 0 < lean["deliveries"] <= lean["expected"]
+    assert result["bare_lean_cpu_ms_per_delivery"] == lean["server_cpu_ms_per_delivery"] > 0
+    assert result["cost_vs_bare_lean"] == pytest.approx(
+        result["server_cpu_ms_per_hand"]
+        / (result["state_frames_per_hand"] * result["bare_lean_cpu_ms_per_delivery"]),
         rel=0.02,
     )
     # PostgreSQL's share where it runs here (the tests' own is on loopback); none for SQLite.

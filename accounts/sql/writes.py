@@ -164,15 +164,16 @@ def insert_returning(instance: Model) -> None:
     nothing listens to them on the models written here."""
     model = type(instance)
     pk = model._meta.pk
-    assert pk is not None and connection.features.can_return_columns_from_insert
-    params = _inserted_values(model, [instance], _this_thread())
-    sql = _insert_sql(model, 1, connection.vendor)
+    db = bound.here()
+    assert pk is not None and db.features.can_return_columns_from_insert
+    params = _inserted_values(model, [instance], db)
+    sql = _insert_sql(model, 1, db.vendor)
     with bound.cursor() as cursor:
-        cursor.execute(f"{sql} RETURNING {connection.ops.quote_name(str(pk.column))}", params)
+        cursor.execute(f"{sql} RETURNING {db.ops.quote_name(str(pk.column))}", params)
         (key,) = cursor.fetchone()
     instance.pk = key
     instance._state.adding = False
-    instance._state.db = connection.alias
+    instance._state.db = db.alias
 
 
 @cache
@@ -204,17 +205,10 @@ def _update_where_sql(
     return f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {where}"
 
 
-def _this_thread() -> Any:
-    """The connection itself (``bound.here``), for one piece of work: ``connection`` looks it
-    up again on every use (a thread-local through a proxy), which was a tenth of preparing a
-    row's values."""
-    return bound.here()
-
-
 def update_statement(instance: Model, names: Sequence[str]) -> tuple[str, list[Any]]:
     """The statement ``Writes.update`` adds (``... WHERE <pk> = %s``, the key last among the
     values), for a caller that adds conditions of its own."""
-    db = _this_thread()
+    db = bound.here()
     return _update_sql(type(instance), tuple(names), db.vendor), _updated_values(
         instance, names, db
     )
@@ -245,7 +239,7 @@ class Writes:
         #: (sql, values) of each statement, in order.
         self.statements: list[tuple[str, list[Any]]] = []
         #: The connection whose backend prepares the values (taken once: ``bound.here``).
-        self.db = _this_thread()
+        self.db = bound.here()
 
     def insert(self, model: type[Model], instances: Sequence[Model]) -> None:
         """Insert the instances (their primary keys are not read back), on PostgreSQL in

@@ -12,6 +12,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 
@@ -47,3 +48,33 @@ def test_no_secret_key_is_committed():
     assert settings.SECRET_KEY
     tracked = os.popen("git ls-files").read().split()
     assert ".local/secret_key" not in tracked
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_flush_between_tests_empties_the_ledger_and_keeps_the_content_types():
+    """The flush after a transactional test (tests/conftest.py's ``quick_flush``): as Django's
+    TransactionTestCase calls it, it empties every table, the immutable ledger's included,
+    and leaves the content types and permissions, so that nothing has to make them again."""
+    from django.contrib.auth.models import Permission
+    from django.contrib.contenttypes.models import ContentType
+    from django.core.management import call_command
+
+    from accounts.models import Transfer
+    from accounts.services import user_create
+
+    user_create(username="flushed")
+    assert Transfer.objects.exists()
+    kept = [
+        list(model.objects.order_by("pk").values_list("pk")) for model in (ContentType, Permission)
+    ]
+    call_command(
+        "flush", verbosity=0, interactive=False, reset_sequences=False, allow_cascade=False,
+        inhibit_post_migrate=False,
+    )  # fmt: skip
+    assert not Transfer.objects.exists()
+    assert not get_user_model().objects.exists()
+    # The same rows, not made again (new ones would have new keys).
+    assert [
+        list(m.objects.order_by("pk").values_list("pk")) for m in (ContentType, Permission)
+    ] == kept
+    assert all(kept)

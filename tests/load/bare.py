@@ -24,6 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 BURST = 2000
+#: The close code websockets gives a connection whose closing handshake did not complete.
+ABNORMAL_CLOSURE = 1006
 SECONDS = 5.0
 #: Group messages asked for and not yet read by every member of their group, at most, in all.
 #: A full channel drops a group message rather than wait, and channels_redis queues all of a
@@ -42,13 +44,16 @@ PACE_TICK_SECONDS = 0.01
 PACE_DRAIN_SECONDS = 0.5
 
 
-async def open_socket(url: str, path: str, headers: dict[str, str] | None = None) -> Any:
+async def open_socket(
+    url: str, path: str, headers: dict[str, str] | None = None, **options: Any
+) -> Any:
     import websockets
 
     return await websockets.connect(
         url.replace("http", "ws", 1) + path,
         additional_headers={"Origin": url, **(headers or {})},
         open_timeout=30,
+        **options,
     )
 
 
@@ -177,7 +182,11 @@ async def broadcast(
     async def join(number: int, name: str) -> Any:
         server = urls[server_for(number, number // size, len(urls), by_group)]
         async with gate:
-            return await open_socket(server, f"/ws/bench/{route}/?group={name}")
+            # No cap on the frames a socket holds unread (a run bounds them: a burst a
+            # group): with websockets' cap, a socket left with more than it holds at the
+            # deadline stops reading, never reads the server's answer to its close, and
+            # waits out its close timeout (10 s a socket).
+            return await open_socket(server, f"/ws/bench/{route}/?group={name}", max_queue=None)
 
     names = [f"bench-{stamp}-{group}" for group in range(groups)]
     sockets = await asyncio.gather(*(join(k, names[k // size]) for k in range(groups * size)))
@@ -197,8 +206,9 @@ async def broadcast(
         asking, *(group.read(index, burst, deadline) for group in made for index in range(size))
     )
     cpu_after = cpu() if cpu is not None else None
-    for socket in sockets:
-        await socket.close()
+    await asyncio.gather(*(socket.close() for socket in sockets))
+    # A close the server never answered (websockets gave up after its timeout: 1006).
+    unanswered = sum(socket.close_code == ABNORMAL_CLOSURE for socket in sockets)
     delivered = sum(sum(group.received) for group in made)
     elapsed = max((group.last for group in made), default=0.0) - started
     spent = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
@@ -209,6 +219,7 @@ async def broadcast(
         "seconds": round(max(0.0, elapsed), 2),
         "per_s": round(delivered / elapsed, 1) if elapsed > 0 else 0.0,
         "dropped": sum(group.dropped for group in made),
+        "unanswered_closes": unanswered,
         "server_cpu_seconds": None if spent is None else round(spent, 3),
         # The transport's floor: the servers' CPU for one group message reaching one socket.
         "server_cpu_ms_per_delivery": (

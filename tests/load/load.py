@@ -2,7 +2,7 @@
 
 ``python -m tests.load.load [--processes N | --url URL[,URL...]] --tables 5 --players 5
 --hands 6 [--decision-seconds 4 --ante-seconds 4 --showdown-seconds 1] [--stagger 0]
-[--spread | --by-table] [--json]``
+[--spread | --by-table] [--bare-seconds 5] [--json]``
 
 It creates Survivor tables and players (with API tokens) in the configured database, starts N
 daphne processes on loopback unless ``--url`` names servers (started with CARDROOM_BENCH=1),
@@ -441,8 +441,9 @@ async def play(
             await bot.socket.send(
                 json.dumps({"type": "action", "id": "done", "action": {"kind": "sit_out"}})
             )
-    for bot in bots:
-        await bot.socket.close()
+    # All at once: a socket that stopped reading with frames still coming may wait out its
+    # close timeout (tests/load/bare.py says why), and one after another those waits add up.
+    await asyncio.gather(*(bot.socket.close() for bot in bots))
     frames = sum(bot.state_frames for bot in bots)
     answered = [row for bot in bots for row in bot.sent_kind_took]
     return {
@@ -593,7 +594,7 @@ async def bare_or_error(
     try:
         return await bare.broadcast(
             urls, groups, args.players, cpu=children_cpu_seconds, by_group=args.by_table,
-            pace=pace, route=route,
+            pace=pace, route=route, seconds=args.bare_seconds,
         )  # fmt: skip
     except (OSError, TimeoutError, websockets.WebSocketException) as error:
         return {"error": f"{type(error).__name__}: {error}", "per_s": 0.0, "dropped": 0}
@@ -781,6 +782,12 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
     parser.add_argument("--ante-seconds", type=float, default=4.0)
     parser.add_argument("--showdown-seconds", type=float, default=1.0)
     parser.add_argument("--seconds", type=float, default=120.0, help="stop the game this soon")
+    parser.add_argument(
+        "--bare-seconds",
+        type=float,
+        default=bare.SECONDS,
+        help="each bare broadcast's bound in seconds (default: %(default)s)",
+    )
     parser.add_argument(
         "--stagger",
         type=float,

@@ -29,7 +29,10 @@ from tests.load.load import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 #: The short game every run here plays: timers that keep it within seconds.
-SHORT = ["--decision-seconds", "1", "--ante-seconds", "1", "--showdown-seconds", "0.2"]
+#: Each bare broadcast's bound in the tests' runs (the script's default is bare.SECONDS).
+BARE_SECONDS = 1.0
+SHORT = ["--decision-seconds", "1", "--ante-seconds", "1", "--showdown-seconds", "0.2",
+         "--bare-seconds", str(BARE_SECONDS)]  # fmt: skip
 
 
 def test_percentiles_are_in_milliseconds():
@@ -81,7 +84,7 @@ async def test_a_bare_broadcast_that_cannot_run_is_reported_as_its_error():
     from tests.live import free_port
 
     nobody = f"http://127.0.0.1:{free_port()}"  # nothing listens there
-    args = argparse.Namespace(players=2, by_table=True)
+    args = argparse.Namespace(players=2, by_table=True, bare_seconds=1.0)
     for pace in (None, 10.0):
         failed = await load.bare_or_error([nobody], 1, args, pace=pace)
         assert failed["per_s"] == 0.0 and failed["dropped"] == 0
@@ -272,6 +275,11 @@ def assert_sane(result: dict, *, processes: int) -> None:
         assert result[f"cost_vs_bare_{name}"] == pytest.approx(
             result["server_cpu_ms_per_hand"] / (result["state_frames_per_hand"] * floor), rel=0.02
         )
+    # Each run within --bare-seconds (the paced one reads for its drain after), and every
+    # socket's close answered by its server, none left to wait out its close timeout.
+    for name in ("broadcast", "paced", "lean"):
+        assert result[f"bare_{name}"]["seconds"] <= BARE_SECONDS + bare.PACE_DRAIN_SECONDS
+        assert result[f"bare_{name}"]["unanswered_closes"] == 0
     # PostgreSQL's share where it runs here (the tests' own is on loopback); none for SQLite.
     if database_cpu_seconds() is None:
         assert result["database_cpu_seconds"] is result["database_cpu_ms_per_hand"] is None

@@ -100,9 +100,8 @@ def quick_flush():
     """The flush after each transactional test, by DELETE rather than PostgreSQL's TRUNCATE,
     and without the content types and permissions.
 
-    TRUNCATE makes new files for every table and index: about 0.5 s for this schema's tables
-    even when they are nearly empty, against about 10 ms for DELETE, and a few hundred tests
-    flush. The tables are locked first, as TRUNCATE locks them, so that a write still in
+    TRUNCATE makes new files for every table and index, which costs PostgreSQL far more than
+    deleting the few rows a test leaves, and a few hundred tests flush. The tables are locked first, as TRUNCATE locks them, so that a write still in
     flight from the test's threads ends before the rows go, not after. The DELETEs run with
     the session's triggers off (``session_replication_role``, which a superuser may set, as
     the tests' PostgreSQL user is): TRUNCATE fires no row trigger either, so the ledger's

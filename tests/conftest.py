@@ -101,14 +101,14 @@ def quick_flush():
     and without the content types and permissions.
 
     TRUNCATE makes new files for every table and index, which costs PostgreSQL far more than
-    deleting the few rows a test leaves, and a few hundred tests flush. The tables are locked first, as TRUNCATE locks them, so that a write still in
-    flight from the test's threads ends before the rows go, not after. The DELETEs run with
-    the session's triggers off (``session_replication_role``, which a superuser may set, as
-    the tests' PostgreSQL user is): TRUNCATE fires no row trigger either, so the ledger's
-    refusal to delete a transfer and the foreign keys' checks stay out of the flush as
-    before. Sequences are not restarted, as TRUNCATE without RESTART IDENTITY leaves them; a
-    test asking for that, or a user who may not turn the triggers off, gets Django's own
-    statements."""
+    deleting the few rows a test leaves, and a few hundred tests flush. The tables are locked
+    first, as TRUNCATE locks them, so that a write still in flight from the test's threads ends
+    before the rows go, not after. The DELETEs run with the session's triggers off
+    (``session_replication_role``, which a superuser may set, as the tests' PostgreSQL user is):
+    TRUNCATE fires no row trigger either, so the ledger's refusal to delete a transfer and the
+    foreign keys' checks stay out of the flush as before. Sequences are not restarted, as
+    TRUNCATE without RESTART IDENTITY leaves them; a test asking for that, or a user who may not
+    turn the triggers off, gets Django's own statements."""
     from django.db import connection
 
     operations = type(connection.ops)

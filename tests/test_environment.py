@@ -62,11 +62,12 @@ def test_the_flush_between_tests_empties_the_ledger_and_keeps_the_content_types(
     from accounts.models import Transfer
     from accounts.services import user_create
 
+    def keys() -> list[list[tuple[int]]]:
+        return [list(m.objects.order_by("pk").values_list("pk")) for m in (ContentType, Permission)]
+
     user_create(username="flushed")
     assert Transfer.objects.exists()
-    kept = [
-        list(model.objects.order_by("pk").values_list("pk")) for model in (ContentType, Permission)
-    ]
+    kept = keys()
     call_command(
         "flush", verbosity=0, interactive=False, reset_sequences=False, allow_cascade=False,
         inhibit_post_migrate=False,
@@ -74,7 +75,5 @@ def test_the_flush_between_tests_empties_the_ledger_and_keeps_the_content_types(
     assert not Transfer.objects.exists()
     assert not get_user_model().objects.exists()
     # The same rows, not made again (new ones would have new keys).
-    assert [
-        list(m.objects.order_by("pk").values_list("pk")) for m in (ContentType, Permission)
-    ] == kept
+    assert keys() == kept
     assert all(kept)

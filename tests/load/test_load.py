@@ -84,7 +84,7 @@ async def test_a_bare_broadcast_that_cannot_run_is_reported_as_its_error():
     from tests.live import free_port
 
     nobody = f"http://127.0.0.1:{free_port()}"  # nothing listens there
-    args = argparse.Namespace(players=2, by_table=True, bare_seconds=1.0)
+    args = argparse.Namespace(players=2, by_table=True, bare_seconds=BARE_SECONDS)
     for pace in (None, 10.0):
         failed = await load.bare_or_error([nobody], 1, args, pace=pace)
         assert failed["per_s"] == 0.0 and failed["dropped"] == 0
